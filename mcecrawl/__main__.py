@@ -1,0 +1,3 @@
+from mcecrawl.cli import main
+
+raise SystemExit(main())

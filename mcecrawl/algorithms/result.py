@@ -1,0 +1,50 @@
+"""The frozen result every extraction algorithm returns."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+STATUSES = ("ok", "empty", "error")
+
+
+@dataclass(frozen=True)
+class Region:
+    """The selected region and the per-line profile behind the choice (for explaining/plotting).
+
+    ``first_line``/``last_line`` index the algorithm's lines (inclusive).  ``content`` and
+    ``code`` are the per-line counts (e.g. R2L vs ASCII characters), ``smoothed`` the smoothed
+    difference the region was chosen on.
+    """
+
+    first_line: int
+    last_line: int
+    content: tuple[float, ...] = ()
+    code: tuple[float, ...] = ()
+    smoothed: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """Main content of one page, or the reason there is none."""
+
+    text: str
+    paragraphs: tuple[str, ...]
+    algorithm: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    status: str = "ok"  # "ok" | "empty" | "error"
+    reason: str = ""
+    title: str | None = None
+    region: Region | None = None
+    encoding: str | None = None  # codec the bytes were decoded with (None when given str)
+    encoding_source: str | None = None  # deciding step of mcecrawl.encoding.decode
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, not {self.status!r}")
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+        object.__setattr__(self, "paragraphs", tuple(self.paragraphs))
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"

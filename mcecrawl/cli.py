@@ -1,0 +1,31 @@
+"""The one ``mcecrawl`` command (also ``python -m mcecrawl``).
+
+Each subcommand lives in ``mcecrawl/commands/<name>.py`` with ``HELP`` (one line),
+``add_arguments(parser)`` and ``run(args) -> int``; heavy imports stay inside ``run`` so that
+``mcecrawl --help`` is instant.  A subcommand is added by listing its module here.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS = (
+    "extract",
+)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="mcecrawl", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMANDS:
+        module = importlib.import_module(f"mcecrawl.commands.{name.replace('-', '_')}")
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    return args._run(args)
