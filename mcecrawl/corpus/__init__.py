@@ -1,0 +1,8 @@
+"""Corpus quality: normalisation, language ID, dedup, dates, WARC archive (issue 6).
+
+Scrapy-free building blocks; the Scrapy glue is ``CorpusQualityPipeline`` in
+:mod:`mcecrawl.pipelines` and ``WarcArchiveMiddleware`` in :mod:`mcecrawl.middlewares`.
+"""
+from mcecrawl.corpus.normalize import normalize
+
+__all__ = ["normalize"]
