@@ -78,9 +78,16 @@ PAPER_EXCLUDED_TAGS = ("script", "noscript", "embed", "object", "img", "style", 
 # in these nodes"): markup whose text a browser never renders as page text.  <template> is
 # inert, <iframe> children are only fallback text, <svg>/<canvas>/<video>/<audio> hold
 # drawing or player labels, <select>/<option>/<button>/<textarea> are form controls outside a
-# <form>, <head> pieces occasionally leak into <body> on broken markup.
+# <form>, <head> pieces occasionally leak into <body> on broken markup.  Measured (mean
+# word-LCS F1): r2l ar/fa/ur unchanged (0.858), Hebrew 0.555 -> 0.571, aeb 0.818 -> 0.823.
 EXTRA_EXCLUDED_TAGS = ("template", "iframe", "svg", "canvas", "video", "audio", "select",
                        "button", "textarea", "title", "meta", "link")
+# Deliberate addition to R1: HTML5 elements that mark navigation and page chrome explicitly.
+# Measured (mean word-LCS F1; recall unchanged on every set): ../shared/data/r2l ar/fa/ur
+# 0.858 -> 0.867, Hebrew 0.571 -> 0.633, scrapinghub_aeb 0.823 -> 0.871.  Sparing the
+# <header>/<footer> of an <article>/<main> (headline, byline) gained no recall anywhere and
+# cost aeb 0.013, so they go too; the headline is still returned as Extraction.title.
+SEMANTIC_BOILERPLATE_TAGS = ("nav", "aside", "header", "footer")
 # R1 removes <form>s, but a <form> holding more than this share of the body's text (after the
 # other R1 removals) wraps the whole page -- ASP.NET WebForms does that (lbcgroup.tv in
 # ../shared/data/r2l: the paper's rule leaves it empty).  Such a form is kept, its controls go.
@@ -153,7 +160,8 @@ class Block:
 # --- A. Web page element and feature extraction ---------------------------------------------
 
 
-def remove_non_informative_nodes(body: etree._Element, *, extra_tags: Iterable[str] = EXTRA_EXCLUDED_TAGS) -> None:
+def remove_non_informative_nodes(body: etree._Element, *, extra_tags: Iterable[str] = EXTRA_EXCLUDED_TAGS,
+                                 semantic_boilerplate: bool = True) -> None:
     """Apply rules R1 in place: drop hidden and non-text elements with their subtrees.
 
     Seed 001, section III.A, R1: exclude every element (and its children) whose ``style``
@@ -168,19 +176,24 @@ def remove_non_informative_nodes(body: etree._Element, *, extra_tags: Iterable[s
         element belongs to its parent and is kept.
     extra_tags : iterable of str
         Tags removed in addition to the paper's list (default :data:`EXTRA_EXCLUDED_TAGS`).
+    semantic_boilerplate : bool
+        Also remove :data:`SEMANTIC_BOILERPLATE_TAGS` (a measured addition, see there).
 
     Notes
     -----
-    Elements with the HTML ``hidden`` attribute are treated like ``display:none`` (that is
-    what browsers' default style sheet makes of them).
+    Deliberate departures, each measured on ../shared/data: elements with the HTML ``hidden``
+    attribute count as ``display:none`` (browsers' default style sheet makes them so); a
+    ``<form>`` wrapping most of the page is kept (:data:`FORM_WRAPPER_TEXT_SHARE`).
     """
     for el in body.iter(etree.Element):
         style = el.get("style")
         if (style is not None and _DISPLAY_NONE.search(style)) or el.get("hidden") is not None:
             el.tag = _HIDDEN_SENTINEL
     tags = [t for t in PAPER_EXCLUDED_TAGS if t != "form"]
-    etree.strip_elements(body, etree.Comment, etree.ProcessingInstruction, _HIDDEN_SENTINEL, *tags, *extra_tags,
-                         with_tail=False)
+    tags += extra_tags
+    if semantic_boilerplate:
+        tags += SEMANTIC_BOILERPLATE_TAGS
+    etree.strip_elements(body, etree.Comment, etree.ProcessingInstruction, _HIDDEN_SENTINEL, *tags, with_tail=False)
     # Forms last, once the script text is gone: a <form> that holds most of the page's text is
     # a page wrapper (ASP.NET WebForms wraps every page in one), not a form.  Keep it and drop
     # only its controls.  (HTML forbids nested forms, so this is linear.)
@@ -402,6 +415,7 @@ def xpath_blocks(
     anr_weight: float = ANR_WEIGHT,
     min_block_elements: int = MIN_BLOCK_ELEMENTS,
     extra_tags: bool = True,
+    semantic_boilerplate: bool = True,
     url: str | None = None,
     **unknown,
 ) -> Extraction:
@@ -424,7 +438,10 @@ def xpath_blocks(
     min_block_elements : int
         Block filtering threshold of III.B.1 (All Elements > 1).
     extra_tags : bool
-        Also remove :data:`EXTRA_EXCLUDED_TAGS` in R1 (default True; False is the paper's list).
+        Also remove :data:`EXTRA_EXCLUDED_TAGS` in R1 (default True).
+    semantic_boilerplate : bool
+        Also remove :data:`SEMANTIC_BOILERPLATE_TAGS` in R1 (default True).  With both False,
+        R1 is the paper's list (plus ``hidden`` and the page-wrapping form rule).
     url : str, optional
         Accepted for the common interface; unused.
 
@@ -451,7 +468,8 @@ def xpath_blocks(
     """
     params = dict(max_anchor_ratio=max_anchor_ratio, min_text_length=min_text_length,
                   atr_weight=atr_weight, anr_weight=anr_weight,
-                  min_block_elements=min_block_elements, extra_tags=extra_tags)
+                  min_block_elements=min_block_elements, extra_tags=extra_tags,
+                  semantic_boilerplate=semantic_boilerplate)
 
     def result(status: str, reason: str, **kw) -> Extraction:
         return Extraction(text=kw.pop("text", ""), paragraphs=kw.pop("paragraphs", ()), algorithm=ALGORITHM,
@@ -493,7 +511,8 @@ def _run(text, params, result) -> Extraction:
     if body is None:
         return result("empty", "the page has no <body>", title=title)
 
-    remove_non_informative_nodes(body, extra_tags=EXTRA_EXCLUDED_TAGS if params["extra_tags"] else ())
+    remove_non_informative_nodes(body, extra_tags=EXTRA_EXCLUDED_TAGS if params["extra_tags"] else (),
+                                 semantic_boilerplate=params["semantic_boilerplate"])
     leaves = extract_leaf_nodes(body)
     if not leaves:
         return result("empty", "no visible text after rules R1 (hidden, script, form, img ... removed)", title=title)
