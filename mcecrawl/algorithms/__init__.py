@@ -1,17 +1,156 @@
 """Main-content extraction algorithms, free of Scrapy.
 
-``ALGORITHMS`` maps a name to a function ``(text: str, **params) -> Extraction``;
+``ALGORITHMS`` maps a name to a function ``(text: str, **params) -> Extraction``; entries resolve
+lazily to ``mcecrawl.algorithms.<name>:<name>``, so an algorithm plugs in by its module existing.
 :func:`extract` decodes bytes once (:func:`mcecrawl.encoding.decode`) and dispatches.
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import logging
+from collections.abc import Mapping
+from typing import Callable, Iterator
+
+from mcecrawl.algorithms.common import ParamError
 from mcecrawl.algorithms.result import Extraction, Region
 
-ALGORITHMS: dict = {}
+logger = logging.getLogger(__name__)
+
+# Every algorithm the project knows, in the order the CLI lists them.
+ALGORITHM_NAMES = ("dana", "danag", "r2l", "xpath_blocks")
+DEFAULT_ALGORITHM = "dana"
+
+# Sniffing of non-HTML bytes: magic numbers of the formats a crawler meets instead of a page
+# (PNG, PDF, gzip, zip, GIF, JPEG, WebP/RIFF, bzip2, 7z, zstd, xz, ELF).
+BINARY_SIGNATURES = {
+    b"\x89PNG": "PNG image", b"%PDF-": "PDF document", b"\x1f\x8b": "gzip data", b"PK\x03\x04": "zip archive",
+    b"GIF8": "GIF image", b"\xff\xd8\xff": "JPEG image", b"RIFF": "RIFF (WebP/WAV) data", b"BZh": "bzip2 data",
+    b"7z\xbc\xaf": "7z archive", b"\x28\xb5\x2f\xfd": "zstd data", b"\xfd7zXZ": "xz data", b"\x7fELF": "ELF binary",
+}
+# Bytes sampled for control characters, and the share above which the input is binary; text
+# formats have (almost) no C0 controls besides \t \n \r \f (cf. file(1)'s text tests).
+BINARY_SAMPLE_BYTES = 4096
+BINARY_CONTROL_SHARE = 0.10
+_NOT_CONTROL = bytes(b for b in range(256) if b >= 0x20 or b in b"\t\n\r\f\x1b")
 
 
-def extract(html, *, algorithm: str = "dana", url: str | None = None, **params) -> Extraction:
-    raise NotImplementedError("the extraction core (issue 2) fills this in")
+class _Registry(Mapping):
+    """Name -> algorithm function, imported on first use."""
+
+    def __init__(self, names: tuple[str, ...]):
+        self._names = names
+        self._loaded: dict[str, Callable[..., Extraction]] = {}
+
+    def available(self) -> tuple[str, ...]:
+        return tuple(n for n in self._names if importlib.util.find_spec(f"mcecrawl.algorithms.{n}") is not None)
+
+    def __getitem__(self, name: str) -> Callable[..., Extraction]:
+        if name not in self._loaded:
+            if name not in self._names or name not in self.available():
+                raise KeyError(name)
+            module = importlib.import_module(f"mcecrawl.algorithms.{name}")
+            self._loaded[name] = getattr(module, name)
+        return self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.available())
+
+    def __len__(self) -> int:
+        return len(self.available())
 
 
-__all__ = ["ALGORITHMS", "Extraction", "Region", "extract"]
+ALGORITHMS: Mapping[str, Callable[..., Extraction]] = _Registry(ALGORITHM_NAMES)
+
+
+def get_algorithm(name: str) -> Callable[..., Extraction]:
+    """The algorithm function called ``name``; ValueError naming the known ones otherwise."""
+    try:
+        return ALGORITHMS[name]
+    except KeyError:
+        raise ValueError(f"unknown algorithm {name!r}; available: {', '.join(ALGORITHMS)}") from None
+
+
+def sniff_binary(body: bytes) -> str | None:
+    """What non-HTML format ``body`` is (e.g. "PNG image"), or None if it looks like text."""
+    head = body.lstrip()[:16]
+    for magic, kind in BINARY_SIGNATURES.items():
+        if head.startswith(magic):
+            return kind
+    sample = body[:BINARY_SAMPLE_BYTES]
+    if sample.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16/32 text is full of NUL bytes
+        return None
+    controls = len(sample.translate(None, _NOT_CONTROL))
+    if sample and controls > BINARY_CONTROL_SHARE * len(sample):
+        return "binary data (control characters)"
+    return None
+
+
+def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str | None = None,
+            content_type: str | None = None, **params) -> Extraction:
+    """Extract the main content of one page.
+
+    Parameters
+    ----------
+    html : bytes or str
+        The page; bytes in any encoding are decoded by :func:`mcecrawl.encoding.decode`.
+    algorithm : str
+        One of :data:`ALGORITHMS` ("dana", "danag", "r2l", "xpath_blocks").
+    url : str, optional
+        The page's address (kept for algorithms and callers that log it).
+    content_type : str, optional
+        HTTP Content-Type header, whose charset guides decoding.
+    **params
+        Algorithm parameters (e.g. ``P=8``); strings are converted to the parameter's type.
+
+    Returns
+    -------
+    Extraction
+        Never raises for bad input: empty, binary, undecodable or pathological pages give
+        status ``"empty"`` or ``"error"`` with a reason.
+
+    Raises
+    ------
+    ValueError
+        For usage errors only: an unknown algorithm or parameter, or a bad parameter value.
+    """
+    func = get_algorithm(algorithm)
+    encoding = source = None
+    if isinstance(html, (bytes, bytearray, memoryview)):
+        body = bytes(html)
+        kind = sniff_binary(body)
+        if kind:
+            return Extraction("", (), algorithm, params, status="error", reason=f"not HTML: {kind}")
+        try:
+            from mcecrawl.encoding import decode
+
+            decoded = decode(body, content_type)
+        except Exception as e:  # decoding must never take the caller down
+            logger.warning("decoding failed for %s: %r", url or "<bytes>", e)
+            return Extraction("", (), algorithm, params, status="error", reason=f"decoding failed: {e!r}")
+        text, encoding, source = decoded.text, decoded.encoding, decoded.source
+    elif isinstance(html, str):
+        text = html
+    else:
+        return Extraction("", (), algorithm, params, status="error",
+                          reason=f"expected bytes or str, not {type(html).__name__}")
+    if not text.strip():
+        return Extraction("", (), algorithm, params, status="empty", reason="empty page",
+                          encoding=encoding, encoding_source=source)
+    try:
+        result = func(text, **params)
+    except ParamError:
+        raise
+    except (Exception, RecursionError, MemoryError) as e:  # a bad page becomes a result, never a crash
+        logger.warning("%s failed on %s: %r", algorithm, url or "<page>", e)
+        return Extraction("", (), algorithm, params, status="error", reason=f"{algorithm} failed: {e!r}",
+                          encoding=encoding, encoding_source=source)
+    if encoding is not None:
+        from dataclasses import replace
+
+        result = replace(result, encoding=encoding, encoding_source=source)
+    return result
+
+
+__all__ = ["ALGORITHMS", "ALGORITHM_NAMES", "DEFAULT_ALGORITHM", "Extraction", "ParamError", "Region",
+           "extract", "get_algorithm", "sniff_binary"]

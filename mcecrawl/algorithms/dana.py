@@ -1,0 +1,126 @@
+"""DANA: main-content extraction by ASCII vs non-ASCII character density (Mohammadzadeh et al. 2011).
+
+Phases (DANA slides [1]_, "Algorithm, named DANA"), each one function:
+
+1. :func:`count_characters` — phase one: per line, the number of ASCII (T1) and non-ASCII (T2)
+   characters, on lines made by :func:`mcecrawl.algorithms.lines.segment_lines` (the R2L
+   paper's preprocessing of single-line files).
+2. :func:`find_main_content_area` — phase two: the smoothed diagram (formula of slide "Phase
+   Two", = R2L formula (2)), the longest column above the x-axis, the boundaries found by moving
+   up and down while a content line lies within P lines.
+3. :func:`extract_main_content` — phase three: the selected lines fed to a parser (lxml).
+
+The slides name the arrays T1 = ASCII and T2 = non-ASCII but draw "T1_i - T2_i" above the axis;
+what matters (and what is implemented) is that non-ASCII content counts positive.
+
+Decisions the slides leave open, taken by measurement on ``../shared/data/r2l`` (8 full-gold
+Arabic-script pages; ``benchmarks/bench_extract.py --sweep``, figures in BENCHMARKS.md):
+
+* ``P`` (lines): the slides say 20, the R2L paper 8.  After segmentation a paragraph block is
+  one or a few lines; see ``P_DEFAULT`` for the value chosen.
+* ``weight``: characters (the papers' string lengths) or UTF-8 bytes; see ``WEIGHT_DEFAULT``.
+* ``growth``: "literal" (stop at the first run of P lines without a non-ASCII character) or
+  "smoothed" (lines above the axis of the smoothed diagram); see ``GROWTH_DEFAULT``.
+
+References
+----------
+.. [1] H. Mohammadzadeh, T. Gottron, F. Schweiggert, G. Nakhaeizadeh (2011). A fast and accurate
+   approach for main content extraction based on character encoding. TIR'11, Toulouse (slides).
+.. [2] H. Mohammadzadeh, F. Schweiggert, G. Nakhaeizadeh (2011). Using UTF-8 to extract main
+   content of right to left language web pages. ICSOFT 2011. DOI 10.5220/0003508502430249.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcecrawl.algorithms import common
+from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, count_ascii, count_non_ascii, segment_lines
+from mcecrawl.algorithms.parse import parse_region
+from mcecrawl.algorithms.region import SMOOTHING_RADIUS, grow_boundaries, longest_column, smooth
+from mcecrawl.algorithms.result import Extraction
+
+NAME = "dana"
+GROWTH_MODES = ("literal", "smoothed")
+# Lines crossed between two content paragraphs.  Slides: 20; R2L paper: 8.  Re-tuned after
+# segmentation on ../shared/data/r2l (BENCHMARKS.md, "P sweep").
+P_DEFAULT = 20
+WEIGHT_DEFAULT = "chars"  # measured: see BENCHMARKS.md ("weight")
+GROWTH_DEFAULT = "literal"  # measured: see BENCHMARKS.md ("growth")
+SPLIT_DEFAULT = "block"  # measured: see BENCHMARKS.md ("split")
+
+DEFAULTS = {"P": P_DEFAULT, "radius": SMOOTHING_RADIUS, "weight": WEIGHT_DEFAULT,
+            "growth": GROWTH_DEFAULT, "split": SPLIT_DEFAULT}
+CHOICES = {"weight": WEIGHTS, "growth": GROWTH_MODES, "split": SPLIT_MODES}
+
+
+def count_characters(lines: Lines, *, weight: str = WEIGHT_DEFAULT) -> tuple[np.ndarray, np.ndarray]:
+    """Phase one: non-ASCII (content) and ASCII (code) characters of each line.
+
+    Parameters
+    ----------
+    lines : Lines
+    weight : {"chars", "bytes"}
+        Count characters (one per UTF-8 lead byte) or UTF-8 bytes.
+
+    Returns
+    -------
+    non_ascii, ascii : numpy.ndarray
+        Text in comments, scripts and styles counts wholly as ASCII (code), so page data in a
+        script can never win the region.
+    """
+    return count_non_ascii(lines, weight=weight), count_ascii(lines, weight=weight)
+
+
+def find_main_content_area(non_ascii: np.ndarray, ascii: np.ndarray, *, P: int = P_DEFAULT,
+                           radius: int = SMOOTHING_RADIUS, growth: str = GROWTH_DEFAULT):
+    """Phase two: smoothed diagram, longest column, boundaries with parameter P.
+
+    .. math:: diff_i = \\sum_{j=i-1}^{i+1} T^{non-ASCII}_j - T^{ASCII}_j
+
+    Returns
+    -------
+    (first, last, smoothed) or (None, None, smoothed) when no column lies above the axis.
+    """
+    smoothed = smooth(non_ascii, ascii, radius=radius)
+    seed = longest_column(smoothed)
+    if seed is None:
+        return None, None, smoothed
+    is_content = non_ascii > 0 if growth == "literal" else smoothed > 0
+    first, last = grow_boundaries(is_content, seed, seed, P)
+    return first, last, smoothed
+
+
+def extract_main_content(lines: Lines, first: int, last: int) -> list[str]:
+    """Phase three: parse the selected lines; the parser's output is the main content."""
+    return parse_region(lines.source(first, last))
+
+
+def dana(text: str, **params) -> Extraction:
+    """Extract the main content of an HTML page with DANA.
+
+    Parameters
+    ----------
+    text : str
+        The decoded page.
+    **params
+        ``P`` (lines, default :data:`P_DEFAULT`), ``radius`` (smoothing neighbours, 1),
+        ``weight`` ("chars"/"bytes"), ``growth`` ("literal"/"smoothed"), ``split``
+        ("block"/"tag").
+
+    Returns
+    -------
+    Extraction
+        ``region`` holds the selected lines and the per-line profile (content = non-ASCII,
+        code = ASCII, smoothed difference).
+    """
+    p = common.resolve_params(NAME, DEFAULTS, CHOICES, params)
+    lines = segment_lines(text, split=p["split"])
+    non_ascii, ascii = count_characters(lines, weight=p["weight"])
+    if not non_ascii.any():
+        return common.empty(NAME, p, "no non-ASCII characters outside scripts, styles and comments "
+                                     "(DANA needs non-ASCII text; try danag)", text)
+    first, last, smoothed = find_main_content_area(non_ascii, ascii, P=p["P"], radius=p["radius"], growth=p["growth"])
+    if first is None:
+        return common.empty(NAME, p, "no line has more non-ASCII than ASCII characters", text)
+    region = common.profile(first, last, non_ascii, ascii, smoothed)
+    return common.result(NAME, p, text, extract_main_content(lines, first, last), region)
