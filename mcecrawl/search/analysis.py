@@ -1,0 +1,134 @@
+"""Search analysis: one folding for documents and queries, so variants find each other.
+
+Built on the corpus normaliser (:func:`mcecrawl.corpus.normalize.normalize`: NFC, bidi controls,
+tatweel and harakat removed, digits to Latin, per-language kaf/yeh).  On top of it search needs
+ONE canonical spelling whatever the language, because a query's language is unknown:
+
+1. ``SEARCH_FOLD`` (``str.translate``): every yeh/kaf/alef-hamza/teh-marbuta variant to one
+   letter, the same letter folds Lucene's ``ArabicNormalizer`` + ``PersianNormalizer`` apply
+   (``../shared/notes/lessons.md`` c.8), digits to Latin, marks removed again (cheap, and it makes
+   :func:`word_key` usable without the normaliser), Latin lower-cased.
+2. ZWNJ is removed, i.e. ZWNJ compounds are indexed *joined* (``می‌خواهم`` -> ``میخواهم``).
+3. ``_AFFIX_JOIN``: the space variant of the Persian clitics that are never words on their own is
+   joined too (``می خواهم`` -> ``میخواهم``, ``کتاب ها`` -> ``کتابها``).
+
+Queries additionally get *segmentation variants* (:func:`query_variants`): every space or ZWNJ
+inside the query may be a compound boundary, so ``هاشمی نسب`` is also searched as ``هاشمینسب``
+and a ZWNJ written in the query is also tried as a space (for documents that used a space).
+The one pairing no rule can recover without a dictionary is a document that wrote an arbitrary
+compound with a space and a query that wrote it with no separator at all.
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from functools import lru_cache
+
+from mcecrawl.corpus.normalize import normalize
+
+__all__ = ["fold", "fold_query", "query_variants", "word_key", "title_key", "WORD_RE",
+           "LETTER_FOLDS", "MARKS", "PREFIX_CLITICS", "SUFFIX_CLITICS", "ANALYZER_VERSION"]
+
+# Bump when the folding changes: an index built with another version must be rebuilt.
+ANALYZER_VERSION = 1
+
+ZWNJ = "\u200c"
+
+# Letter variants folded to one form in every language.  Source: Lucene ArabicNormalizer
+# (alef with hamza/madda/wasla -> alef, alef maqsura -> yeh, teh marbuta -> heh) and
+# PersianNormalizer (heh+hamza, Arabic yeh/kaf), but folding towards the Persian/Urdu letters
+# (keheh U+06A9, farsi yeh U+06CC) because 3 of our 4 languages write those.  Urdu/Pashto letters
+# (ے ہ ھ ٹ ...) are deliberately absent: they are distinct letters there.
+LETTER_FOLDS = {
+    "ك": "ک",  # U+0643 Arabic kaf -> U+06A9 keheh
+    "ي": "ی",  # U+064A Arabic yeh -> U+06CC farsi yeh
+    "ى": "ی",  # U+0649 alef maqsura -> farsi yeh
+    "أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا",  # alef with hamza above/below, madda, wasla
+    "ة": "ه",  # teh marbuta -> heh
+    "ۀ": "ه",  # U+06C0 heh with yeh above (Persian ezafe) -> heh
+}
+# Harakat, superscript alef, Quranic marks, tatweel: the normaliser removes them already; kept
+# here so word_key() (snippets, ES analyzer) needs no normaliser call.
+MARKS = ("".join(chr(c) for c in range(0x0610, 0x061B)) + "".join(chr(c) for c in range(0x064B, 0x0660))
+         + "\u0670" + "".join(chr(c) for c in range(0x06D6, 0x06EE)) + "\u0640")
+_DIGITS = {**{chr(0x0660 + i): str(i) for i in range(10)}, **{chr(0x06F0 + i): str(i) for i in range(10)}}
+_INVISIBLE = "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200b\u2060\ufeff\u00ad\u200d"
+
+SEARCH_FOLD = str.maketrans({**LETTER_FOLDS, **_DIGITS, **{c: None for c in MARKS + _INVISIBLE + ZWNJ}})
+
+# Persian clitics that are not words on their own, so joining their space variant is safe for
+# recall and costs almost no precision (hazm's Normalizer joins the same affixes with ZWNJ).
+# Deliberately NOT here: است, ای, ام, اند, بی — they are also words (Arabic أي/أم fold to ای/ام).
+PREFIX_CLITICS = ("می", "نمی")
+SUFFIX_CLITICS = ("ها", "های", "هایی", "هایم", "هایت", "هایش", "هایمان", "هایتان", "هایشان",
+                  "تر", "ترین")
+_AFFIX_JOIN = re.compile(
+    rf"(?<![^\W_])({'|'.join(PREFIX_CLITICS)})[^\S\n]+(?=[^\W\d_])"  # "می خواهم" -> "میخواهم"
+    rf"|(?<=[^\W\d_])[^\S\n]+(?=(?:{'|'.join(sorted(SUFFIX_CLITICS, key=len, reverse=True))})(?![^\W_]))"
+)
+# A token as FTS5's unicode61 tokenizer sees it after folding: letters and digits.
+TOKEN_RE = re.compile(r"[^\W_]+")
+# A word in *faithful* text (for snippets): letters/digits plus the marks and joiners inside words.
+WORD_RE = re.compile(rf"(?:[^\W_]|[{MARKS}{ZWNJ}\u200d])+")
+
+# Longest query (in pieces) whose segmentations are all enumerated: 2**(n-1) variants.
+MAX_SEGMENTED_PIECES = 6  # 32 OR-ed variants; longer queries are searched as typed
+
+
+def _affix_join(text: str) -> str:
+    return _AFFIX_JOIN.sub(lambda m: m.group(1) or "", text)
+
+
+def fold(text: str, lang: str | None = None) -> str:
+    """Fold a document field (title, text) to its indexed form.
+
+    ``normalize(text, lang)`` then :data:`SEARCH_FOLD`, lower-casing and clitic joining.
+    """
+    if not text:
+        return ""
+    return _affix_join(normalize(text, lang).translate(SEARCH_FOLD).lower())
+
+
+def fold_query(text: str) -> str:
+    """Fold a query exactly like a document of unknown language."""
+    return fold(text, None)
+
+
+def word_key(word: str) -> str:
+    """Fold one faithful word without the normaliser (fast path for snippet highlighting)."""
+    return word.translate(SEARCH_FOLD).lower()
+
+
+def title_key(title: str, lang: str | None = None) -> str:
+    """A title with every separator removed: equal keys mean 'exact title match' across variants."""
+    return "".join(TOKEN_RE.findall(fold(title or "", lang)))
+
+
+@lru_cache(maxsize=1024)
+def query_variants(query: str) -> tuple[tuple[str, ...], ...]:
+    """All token sequences a query may stand for, the as-typed one first.
+
+    Pieces are separated by spaces/punctuation or by ZWNJ in the query; each boundary between two
+    pieces is tried both as a separator and joined (up to :data:`MAX_SEGMENTED_PIECES` pieces).
+
+    >>> query_variants("هاشمی نسب")
+    (('هاشمی', 'نسب'), ('هاشمینسب',))
+    """
+    # Pieces: fold with ZWNJ turned into a space first, so ZWNJ positions become boundaries.
+    pieces = TOKEN_RE.findall(fold_query(query.replace(ZWNJ, " ")))
+    typed = tuple(TOKEN_RE.findall(fold_query(query)))
+    if not pieces:
+        return ()
+    variants: list[tuple[str, ...]] = [typed] if typed else []
+    if len(pieces) <= MAX_SEGMENTED_PIECES:
+        for joins in itertools.product((False, True), repeat=len(pieces) - 1):
+            tokens = [pieces[0]]
+            for piece, join in zip(pieces[1:], joins):
+                if join and not (piece.isdigit() or tokens[-1].isdigit()):
+                    tokens[-1] += piece
+                else:
+                    tokens.append(piece)
+            variant = TOKEN_RE.findall(_affix_join(" ".join(tokens)))
+            if variant and tuple(variant) not in variants:
+                variants.append(tuple(variant))
+    return tuple(variants)

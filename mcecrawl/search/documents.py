@@ -1,0 +1,70 @@
+"""Corpus items -> search documents: stable ids, which items are searchable, reading JSONL."""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+
+from mcecrawl.exceptions import MceError
+
+logger = logging.getLogger(__name__)
+
+# Extraction statuses that carry no main content (issue 5: failed extractions are written with a
+# status, not dropped); such items are counted as skipped, never indexed.
+UNSEARCHABLE_STATUSES = frozenset({"error", "empty"})
+
+# Item fields copied into every search document (the corpus JSONL schema, issue 6).
+METADATA_FIELDS = ("url", "canonical_url", "site", "lang", "title", "published", "content_sha1", "status")
+
+
+class SearchIndexError(MceError):
+    """The search index or the corpus cannot be used; the message says why and what to do."""
+
+
+def doc_id(item: Mapping) -> str:
+    """Stable document id: sha1 of the canonical URL (else the URL).
+
+    The same article re-crawled or re-exported gets the same id, so re-indexing updates it
+    instead of adding a duplicate, both in SQLite and in Elasticsearch/OpenSearch (``_id``).
+    """
+    key = item.get("canonical_url") or item.get("url")
+    if not key:
+        raise ValueError("item has neither canonical_url nor url")
+    return hashlib.sha1(str(key).encode("utf-8")).hexdigest()
+
+
+def is_searchable(item: Mapping) -> bool:
+    """True if the item has main-content text worth indexing and an address."""
+    if item.get("status") in UNSEARCHABLE_STATUSES:
+        return False
+    text = item.get("text")
+    return isinstance(text, str) and bool(text.strip()) and bool(item.get("canonical_url") or item.get("url"))
+
+
+def read_jsonl(paths: Iterable[str | Path], *, errors: list[str] | None = None) -> Iterator[dict]:
+    """Yield the JSON objects of corpus files, one per ``\\n``-terminated line (lessons c.3).
+
+    A malformed line is skipped with a warning (and recorded in ``errors`` if given); a missing or
+    unreadable file raises :class:`SearchIndexError`.
+    """
+    for path in paths:
+        try:
+            f = open(path, encoding="utf-8", newline="\n")
+        except OSError as e:
+            raise SearchIndexError(f"cannot read corpus {path}: {e.strerror or e}") from e
+        with f:
+            for lineno, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                except ValueError as e:
+                    msg = f"{path}:{lineno}: not JSON ({e.msg}), line skipped"
+                    logger.warning(msg)
+                    if errors is not None:
+                        errors.append(msg)
+                    continue
+                if isinstance(obj, dict):
+                    yield obj

@@ -1,0 +1,306 @@
+"""Embedded full-text index: SQLite FTS5 with BM25 over folded title and text, plus metadata.
+
+No server: one SQLite file (stdlib ``sqlite3``).  FTS5's own tokenizer folds neither harakat nor
+kaf/yeh and splits at ZWNJ (lessons c.8), so both fields are stored already folded by
+:mod:`mcecrawl.search.analysis` and every query goes through the same folding.  The faithful text
+is kept in ``docs`` for snippets.  Indexing is idempotent and incremental: documents are keyed by
+:func:`~mcecrawl.search.documents.doc_id`; an unchanged item is skipped, a changed one replaced.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import logging
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from mcecrawl.search.analysis import ANALYZER_VERSION, TOKEN_RE, fold, query_variants, title_key
+from mcecrawl.search.documents import SearchIndexError, doc_id, is_searchable
+from mcecrawl.search.snippets import snippet
+
+logger = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+# BM25 column weights (title, body) for FTS5's bm25(); a title hit counts 4x a body hit.  Our
+# assumption, not tuned: ranking gold is absent; exact-title matches are ranked first anyway.
+TITLE_WEIGHT = 4.0
+BODY_WEIGHT = 1.0
+# Items per write transaction: one fsync per batch instead of per item (SQLite FAQ #19).
+BATCH_SIZE = 1000
+# Seconds a connection waits on another writer's lock before "database is locked" (sqlite3 default 5).
+LOCK_TIMEOUT = 5.0
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs(
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    url TEXT, canonical_url TEXT, site TEXT, lang TEXT, title TEXT,
+    published TEXT, published_day TEXT,
+    text TEXT NOT NULL, title_key TEXT, version TEXT NOT NULL, indexed_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS docs_site ON docs(site);
+CREATE INDEX IF NOT EXISTS docs_lang ON docs(lang);
+CREATE INDEX IF NOT EXISTS docs_published_day ON docs(published_day);
+CREATE INDEX IF NOT EXISTS docs_title_key ON docs(title_key);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tokenize='unicode61 remove_diacritics 2');
+INSERT OR IGNORE INTO fts(fts, rank) VALUES('rank', 'bm25({TITLE_WEIGHT}, {BODY_WEIGHT})');
+"""
+
+
+@dataclass
+class IndexReport:
+    """What one :meth:`SearchIndex.add` call did."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+
+    def merge(self, other: IndexReport) -> None:
+        for k, v in asdict(other).items():
+            setattr(self, k, getattr(self, k) + v)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One ranked search result; ``score`` is -bm25 (higher is better)."""
+
+    id: str
+    url: str
+    title: str
+    site: str | None
+    lang: str | None
+    published: str | None
+    score: float
+    exact_title: bool
+    snippet: str = field(default="")
+
+
+def published_day(value) -> str | None:
+    """``YYYY-MM-DD`` of an ISO-8601 date/datetime string, else None (unparseable dates are kept
+    in ``published`` but never pass a ``since`` filter)."""
+    if not isinstance(value, str) or len(value) < 10:
+        return None
+    try:
+        return dt.date.fromisoformat(value[:10]).isoformat()
+    except ValueError:
+        return None
+
+
+def _describe(path: Path, e: sqlite3.Error) -> str:
+    msg = str(e)
+    if "locked" in msg or "busy" in msg:
+        return (f"{path}: the search index is locked by another writer (a running `mcecrawl index` "
+                f"or a crawl with SearchIndexPipeline); try again when it has finished")
+    if "not a database" in msg or "malformed" in msg or "no such table" in msg or "corrupt" in msg:
+        return (f"{path}: not a usable mcecrawl search index ({msg}); delete it and rebuild it "
+                f"with `mcecrawl index CORPUS.jsonl --db {path}`")
+    return f"{path}: SQLite error: {msg}"
+
+
+class SearchIndex:
+    """An SQLite FTS5 search index file.
+
+    Parameters
+    ----------
+    path : str or Path
+        The database file.  Created on first write unless ``readonly``.
+    readonly : bool
+        Open for searching only; a missing file is an error instead of an empty index.
+    timeout : float
+        Seconds to wait for another writer's lock.
+    """
+
+    def __init__(self, path: str | Path, *, readonly: bool = False, timeout: float = LOCK_TIMEOUT):
+        self.path = Path(path)
+        self.readonly = readonly
+        if readonly and not self.path.is_file():
+            raise SearchIndexError(f"{self.path}: no such search index; build it with "
+                                   f"`mcecrawl index CORPUS.jsonl --db {self.path}`")
+        try:
+            if readonly:
+                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True,
+                                           timeout=timeout, check_same_thread=False)
+            else:
+                self._db = sqlite3.connect(self.path, timeout=timeout, check_same_thread=False)
+            self._setup()
+        except sqlite3.Error as e:
+            if hasattr(self, "_db"):
+                self._db.close()
+            raise SearchIndexError(_describe(self.path, e)) from e
+
+    def _setup(self) -> None:
+        db = self._db
+        if not self.readonly:
+            # WAL: searches keep reading while a crawl writes; NORMAL is durable at checkpoints.
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            with db:
+                db.executescript(_SCHEMA)
+                db.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)", (str(SCHEMA_VERSION),))
+                db.execute("INSERT OR IGNORE INTO meta VALUES('analyzer_version', ?)", (str(ANALYZER_VERSION),))
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        if meta.get("analyzer_version") != str(ANALYZER_VERSION) or meta.get("schema_version") != str(SCHEMA_VERSION):
+            raise SearchIndexError(
+                f"{self.path}: built by another mcecrawl version (schema {meta.get('schema_version')}, "
+                f"analyzer {meta.get('analyzer_version')}; this one needs {SCHEMA_VERSION}/{ANALYZER_VERSION}); "
+                f"rebuild it with `mcecrawl index`")
+
+    # -- context manager ------------------------------------------------------------------------
+    def __enter__(self) -> SearchIndex:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _guard(self, fn, *args):
+        try:
+            return fn(*args)
+        except sqlite3.Error as e:
+            raise SearchIndexError(_describe(self.path, e)) from e
+
+    # -- writing --------------------------------------------------------------------------------
+    def add(self, items: Iterable[Mapping], *, batch_size: int = BATCH_SIZE) -> IndexReport:
+        """Index or update ``items`` (corpus records), committing every ``batch_size`` items."""
+        if self.readonly:
+            raise SearchIndexError(f"{self.path}: opened read-only")
+        report = IndexReport()
+        batch: list[Mapping] = []
+        for item in items:
+            batch.append(item)
+            if len(batch) >= batch_size:
+                report.merge(self._guard(self._write_batch, batch))
+                batch = []
+        if batch:
+            report.merge(self._guard(self._write_batch, batch))
+        return report
+
+    def _write_batch(self, items: list[Mapping]) -> IndexReport:
+        report = IndexReport()
+        now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        db = self._db
+        with db:
+            for item in items:
+                if not is_searchable(item):
+                    report.skipped += 1
+                    continue
+                did = doc_id(item)
+                lang = item.get("lang")
+                title = item.get("title") or ""
+                text = item["text"]
+                row = (item.get("url"), item.get("canonical_url"), item.get("site"), lang, title,
+                       item.get("published"), published_day(item.get("published")))
+                version = hashlib.sha1(json.dumps([row, text], ensure_ascii=False).encode("utf-8")).hexdigest()
+                old = db.execute("SELECT rowid, version FROM docs WHERE id = ?", (did,)).fetchone()
+                if old and old[1] == version:
+                    report.unchanged += 1
+                    continue
+                body = fold(item.get("text_norm") or text, lang)
+                values = (*row, text, title_key(title, lang), version, now)
+                if old:
+                    rowid = old[0]
+                    db.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
+                    db.execute("UPDATE docs SET url=?, canonical_url=?, site=?, lang=?, title=?, published=?, "
+                               "published_day=?, text=?, title_key=?, version=?, indexed_at=? WHERE rowid=?",
+                               (*values, rowid))
+                    report.updated += 1
+                else:
+                    rowid = db.execute("INSERT INTO docs(url, canonical_url, site, lang, title, published, "
+                                       "published_day, text, title_key, version, indexed_at, id) "
+                                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (*values, did)).lastrowid
+                    report.added += 1
+                db.execute("INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)", (rowid, fold(title, lang), body))
+        return report
+
+    def delete(self, ids: Iterable[str]) -> int:
+        """Remove documents by id; returns how many existed."""
+        def run() -> int:
+            n = 0
+            with self._db:
+                for did in ids:
+                    row = self._db.execute("SELECT rowid FROM docs WHERE id = ?", (did,)).fetchone()
+                    if row:
+                        self._db.execute("DELETE FROM fts WHERE rowid = ?", row)
+                        self._db.execute("DELETE FROM docs WHERE rowid = ?", row)
+                        n += 1
+            return n
+        return self._guard(run)
+
+    def optimize(self) -> None:
+        """Merge FTS5 b-trees into one (faster queries after a bulk load; FTS5 docs §6.8)."""
+        def run() -> None:
+            with self._db:
+                self._db.execute("INSERT INTO fts(fts) VALUES('optimize')")
+        self._guard(run)
+
+    def __len__(self) -> int:
+        return self._guard(lambda: self._db.execute("SELECT count(*) FROM docs").fetchone()[0])
+
+    # -- searching ------------------------------------------------------------------------------
+    def search(self, query: str, *, site: str | None = None, lang: str | None = None,
+               since: str | None = None, limit: int = 10, with_snippets: bool = True) -> list[Hit]:
+        """Ranked hits for ``query``: exact (folded) title matches first, then BM25.
+
+        All terms must match (FTS5 implicit AND); each query segmentation variant
+        (:func:`~mcecrawl.search.analysis.query_variants`) is OR-ed in.  ``since`` is an
+        ISO-8601 date: only documents published that day or later.
+        """
+        variants = query_variants(query)
+        if not variants or limit <= 0:
+            return []
+        if since is not None:
+            day = published_day(since)
+            if day is None:
+                raise SearchIndexError(f"--since must be an ISO-8601 date (YYYY-MM-DD), not {since!r}")
+            since = day
+        match = " OR ".join("(" + " ".join(f'"{t}"' for t in v) + ")" for v in variants)
+        filters, params = [], []
+        for column, value in (("site", site), ("lang", lang)):
+            if value:
+                filters.append(f"d.{column} = ?")
+                params.append(value)
+        if since:
+            filters.append("d.published_day >= ?")
+            params.append(since)
+        where = "".join(f" AND {f}" for f in filters)
+        qkey = "".join(TOKEN_RE.findall(fold(query.replace("\u200c", ""))))
+        db = self._db
+
+        def run():
+            # Exact-title candidates come from the title_key index, the rest in FTS5 rank order;
+            # an unfiltered query never touches ``docs`` until the top ``limit`` are known.
+            exact = [r[0] for r in db.execute(f"SELECT d.rowid FROM docs d WHERE d.title_key = ?{where} LIMIT ?",
+                                              (qkey, *params, limit))]
+            if filters:
+                ranked = db.execute(f"SELECT fts.rowid, fts.rank FROM fts JOIN docs d ON d.rowid = fts.rowid "
+                                    f"WHERE fts MATCH ?{where} ORDER BY fts.rank LIMIT ?", (match, *params, limit))
+            else:
+                ranked = db.execute("SELECT rowid, rank FROM fts WHERE fts MATCH ? ORDER BY rank LIMIT ?",
+                                    (match, limit))
+            scores = dict(ranked.fetchall())
+            for rowid in exact:
+                if rowid not in scores:
+                    row = db.execute("SELECT rank FROM fts WHERE fts MATCH ? AND rowid = ?", (match, rowid)).fetchone()
+                    if row:
+                        scores[rowid] = row[0]
+            exact = sorted((r for r in exact if r in scores), key=scores.get)
+            order = (exact + sorted((r for r in scores if r not in exact), key=scores.get))[:limit]
+            if not order:
+                return []
+            marks = ",".join("?" * len(order))
+            docs = {r[0]: r for r in db.execute(
+                f"SELECT rowid, id, url, title, site, lang, published, text FROM docs WHERE rowid IN ({marks})", order)}
+            return [(*docs[r][:7], scores[r], r in exact, docs[r][7]) for r in order if r in docs]
+
+        rows = self._guard(run)
+        terms = frozenset(t for v in variants for t in v)
+        return [Hit(id=r[1], url=r[2], title=r[3] or "", site=r[4], lang=r[5], published=r[6],
+                    score=-r[7], exact_title=r[8], snippet=snippet(r[9], terms) if with_snippets else "")
+                for r in rows]
