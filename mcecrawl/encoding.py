@@ -1,18 +1,75 @@
 """The project's one decoding function: bytes in any encoding -> text, with provenance.
 
 Used by the downloader middleware, the CLI and the evaluation loader alike, so that
-offline results equal crawled results.  (Minimal chain for now; the encoding issue grows it.)
+offline results equal crawled results.  :func:`decode` never trusts a label on its own
+(``../shared/notes/lessons.md`` c.1: Scrapy garbles 3 of 5 lying-label cases and general
+detectors answer Latin code pages for mostly-markup windows-1256 pages).  It decides in
+this order and records the deciding step in :attr:`Decoded.source`:
+
+1. ``bom``      -- a byte-order mark;
+2. ``utf-8``    -- strict UTF-8 validity of the whole body, whatever the labels say;
+3. ``header`` / ``meta`` -- a declared label, mapped to its superset, only if the body
+   decodes strictly with it and the text is plausible for the code page's script;
+4. ``r2l``      -- windows-1256, ISO-8859-6, windows-1255, ISO-8859-8 scored by the
+   plausibility of their letters, the narrower (ISO) code page winning ties;
+5. ``chardet``  -- on a bounded sample of the non-ASCII words, its answer validated;
+6. ``fallback`` -- windows-1252 with replacement characters, counted.
+
+Speed: single-byte code pages are never scored character by character in Python.  Each
+candidate gets a 256-entry *byte class table* (ASCII letter / letter of the code page's
+script / foreign letter / mark / control / undefined / other), so a whole body is profiled
+with ``bytes.translate`` and ``bytes.count``, which run in C at memory speed.
 """
 from __future__ import annotations
 
 import codecs
+import re
+import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 import chardet
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, resolve_encoding
 
-# Bytes fed to chardet at most: it runs at about 1 MB/s on markup-heavy pages.
+__all__ = ["Decoded", "decode", "resolve_label", "R2L_CANDIDATES"]
+
+# Bytes fed to chardet at most: it runs at about 1 MB/s on markup-heavy pages (issue 4).
 CHARDET_SAMPLE_BYTES = 64 * 1024
+# Step 4 candidates (issue 4; lessons.md c.1): the legacy code pages of Arabic-script and
+# Hebrew pages.  Order only matters for exact score ties between codecs of equal width.
+R2L_CANDIDATES = ("cp1256", "iso8859-6", "cp1255", "iso8859-8")
+# Minimum script score (see _script_score).  Measured on the round-trip corpus of
+# tests/encoding_cases.py: every right reading scores 1.0; ISO-8859-6 Arabic read as
+# windows-1256 scores 0.63-0.69, windows-1255 Hebrew read as windows-1256 0.21-0.34,
+# windows-1251 Russian and ISO-8859-7 Greek read as windows-1256 0.09-0.14.
+MIN_SCRIPT_SCORE = 0.8
+# Share of letter-run edges touching an ASCII letter.  Non-ASCII letters of Latin-script
+# languages sit inside ASCII words ("für", "élève": ~0.8-1.0); Arabic, Hebrew, Cyrillic and
+# Greek words are whole runs of non-ASCII letters (~0.0-0.05), and so is their mojibake
+# read as Latin-1, which is what makes a lying ISO-8859-1 label detectable.
+LATIN_MIN_MIX = 0.5
+NON_LATIN_MAX_MIX = 0.5
+# Decoded text of a multi-byte label (gb18030, shift_jis, utf-16, ...) may hold at most this
+# share of C0/C1 controls and private-use characters; right decodings hold ~0.
+MAX_BAD_CHAR_SHARE = 0.01
+# UTF-16/32 decodings of real documents contain ASCII (markup, spaces, digits); ASCII bytes
+# misread as UTF-16 become CJK-range characters and never ASCII.
+WIDE_MIN_ASCII_SHARE = 0.01
+# Labels browsers know (WHATWG Encoding Standard) that Python's codec registry does not.
+EXTRA_LABELS = {
+    "iso-8859-8-i": "iso8859-8", "iso_8859-8-i": "iso8859-8", "csiso88598i": "iso8859-8",
+    "logical": "iso8859-8", "visual": "iso8859-8",
+    "x-mac-arabic": "mac-arabic", "x-mac-hebrew": "cp1255",
+    "windows-874": "cp874", "x-user-defined": "cp1252",
+}
+# Characters a right decoding practically never yields (controls except \t\n\r, private use).
+_BAD_CHARS_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd]")
+_ASCII = bytes(range(128))
+_META_LABEL_RE = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.I)
+_HEADER_LABEL_RE = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.I)
+_NON_ASCII_WORD_RE = re.compile(rb"[^\s<>\"'=]*[\x80-\xff][^\s<>\"'=]*")
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
 
 @dataclass(frozen=True)
@@ -22,45 +79,258 @@ class Decoded:
     text: str
     encoding: str  # Python codec name actually used, e.g. "utf-8", "cp1256"
     source: str  # deciding step: "bom", "utf-8", "header", "meta", "r2l", "chardet", "fallback", "forced", "empty"
-    declared_header: str | None = None  # charset label of the HTTP Content-Type, as given
-    declared_meta: str | None = None  # <meta>/XML declaration label, as given
+    declared_header: str | None = None  # charset label of the HTTP Content-Type (codec name when known)
+    declared_meta: str | None = None  # <meta>/XML declaration label (codec name when known)
     replacements: int = 0  # U+FFFD characters inserted by decoding
 
 
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+# --- labels -------------------------------------------------------------------------------
+
+@lru_cache(maxsize=256)
+def resolve_label(label: str | None) -> str | None:
+    """Map a charset label to the Python codec a browser would use, or ``None``.
+
+    w3lib's WHATWG-style translation maps labels to their supersets (iso-8859-1 and ascii ->
+    windows-1252, gb2312 -> gb18030, ...); :data:`EXTRA_LABELS` adds labels it lacks.
+    """
+    if not label:
+        return None
+    label = label.strip().strip("\"'").lower()
+    if label in EXTRA_LABELS:
+        return codecs.lookup(EXTRA_LABELS[label]).name
+    return resolve_encoding(label)
 
 
-def decode(body: bytes, content_type: str | None = None, *, force: str | None = None) -> Decoded:
-    """Decode ``body``: BOM, strict UTF-8, declared label, chardet, windows-1252."""
-    header = http_content_type_encoding(content_type) if content_type else None
-    meta = html_body_declared_encoding(body[:4096]) if body else None
-    labels = dict(declared_header=header, declared_meta=meta)
-    if force:
-        text = body.decode(force, errors="replace")
-        return Decoded(text, force, "forced", replacements=text.count("\ufffd"), **labels)
-    if not body:
-        return Decoded("", "utf-8", "empty", **labels)
+def _header_label(content_type: str | None) -> str | None:
+    if not content_type:
+        return None
+    found = http_content_type_encoding(content_type)
+    if found is None and (m := _HEADER_LABEL_RE.search(content_type)):
+        found = resolve_label(m.group(1)) or m.group(1).lower()
+    return found
+
+
+def _meta_label(body: bytes) -> str | None:
+    """The ``<meta>``/XML declaration, read with w3lib (its 4 KB scan) and, for labels w3lib
+    cannot resolve (e.g. ``iso-8859-8-i``), a lenient scan of the same window."""
+    found = html_body_declared_encoding(body)
+    if found is None and (m := _META_LABEL_RE.search(body[:4096])):
+        label = m.group(1).decode("ascii")
+        found = resolve_label(label) or label.lower()
+    return found
+
+
+# --- plausibility of single-byte code pages -----------------------------------------------------
+
+# Byte classes.  ASCII: letter "a", other ".".  Non-ASCII byte decoded by the code page:
+# letter of its script "S", combining mark of its script "M", letter of another script "F",
+# control "C", undefined "U", anything else (punctuation, symbols, NBSP, ZWNJ) ".".
+# The *full* table folds S/M/F into "n" so runs of non-ASCII letters can be counted.
+@dataclass(frozen=True)
+class _Table:
+    codec: str
+    script: str  # dominant script of the code page's letters, e.g. "ARABIC", "LATIN"
+    classes: bytes  # 256-entry translate table to the classes above
+    letters: bytes  # 256-entry table: "a" ASCII letter, "n" non-ASCII letter/mark, "." other
+    width: int  # number of defined non-ASCII bytes: narrower code pages win ties
+
+
+def _script(ch: str) -> str:
+    return unicodedata.name(ch, "?").split(" ")[0]
+
+
+@lru_cache(maxsize=64)
+def _table(codec: str) -> _Table | None:
+    """Byte class tables of an ASCII-compatible single-byte codec, else ``None``."""
+    try:
+        if bytes(range(128)).decode(codec) != bytes(range(128)).decode("ascii"):
+            return None
+        chars = [bytes([b]).decode(codec, errors="replace") for b in range(128, 256)]
+        # A multi-byte codec pairs these bytes up when they are decoded together.
+        whole = bytes(range(128, 256)).decode(codec, errors="replace")
+    except (LookupError, UnicodeDecodeError):
+        return None
+    if whole != "".join(chars) or len(whole) != 128 or whole.count("\ufffd") == 128:
+        return None
+    scripts = [_script(c) for c in chars if unicodedata.category(c).startswith("L")]
+    script = max(set(scripts), key=scripts.count) if scripts else "LATIN"
+    classes = bytearray(b"." * 256)
+    classes[0x41:0x5B] = classes[0x61:0x7B] = b"a" * 26
+    letters = bytearray(classes)
+    for b, c in enumerate(chars, start=128):
+        cat = unicodedata.category(c)
+        if c == "\ufffd":
+            cls = b"U"
+        elif cat == "Cc":
+            cls = b"C"
+        elif cat[0] in "LM":
+            cls = (b"M" if cat[0] == "M" else b"S") if _script(c) == script else b"F"
+            letters[b] = ord("n")
+        else:
+            cls = b"."
+        classes[b] = cls[0]
+    return _Table(codec, script, bytes(classes), bytes(letters), 128 - classes[128:].count(b"U"))
+
+
+def _script_score(counts: dict[str, int]) -> float:
+    """Letters of the code page's script against foreign letters and controls, in [-1, 1].
+
+    Marks count as good only up to the number of letters they can sit on (Arabic harakat,
+    Hebrew niqqud): Arabic windows-1256 read as windows-1255 is mostly Hebrew points.
+    """
+    s, m, f, c = counts["S"], counts["M"], counts["F"], counts["C"]
+    good = s + min(m, s)
+    bad = f + c + max(0, m - s)
+    return (good - bad) / (good + bad) if good + bad else 1.0
+
+
+def _profile(body: bytes, non_ascii: bytes, table: _Table) -> tuple[bool, float, float]:
+    """(strictly valid, script score, letter-run mix) of ``body`` read with ``table.codec``.
+
+    *Mix* is the share of the edges of non-ASCII letter runs that touch an ASCII letter
+    (lessons.md c.1: score only the non-ASCII runs to keep it cheap).
+    """
+    cls = non_ascii.translate(table.classes)
+    counts = {k: cls.count(k.encode()) for k in "SMFCU"}
+    full = body.translate(table.letters)
+    runs = full.count(b".n") + full.count(b"an") + (full[:1] == b"n")
+    mix = (full.count(b"an") + full.count(b"na")) / (2 * runs) if runs else 0.0
+    # A C1 control is never text: bytes 0x80-0x9F in a page labelled ISO-8859-x are the
+    # windows-125x sibling's punctuation (the reason WHATWG maps latin1 to windows-1252).
+    return counts["U"] == 0 and counts["C"] == 0, _script_score(counts), mix
+
+
+def _plausible_single_byte(body: bytes, non_ascii: bytes, table: _Table) -> tuple[bool, float]:
+    """Is ``body`` strictly valid and plausible text in ``table.codec``? Returns (ok, score)."""
+    valid, score, mix = _profile(body, non_ascii, table)
+    if not valid:
+        return False, -1.0
+    if table.script == "LATIN":
+        # Latin mojibake of a non-Latin page is all letters, so the script score cannot tell;
+        # where the letters sit can.  A page without non-ASCII letters has no evidence against.
+        ok = score >= MIN_SCRIPT_SCORE and (mix >= LATIN_MIN_MIX or _letters(non_ascii, table) == 0)
+    else:
+        ok = score >= MIN_SCRIPT_SCORE and mix <= NON_LATIN_MAX_MIX
+    return ok, score
+
+
+def _letters(non_ascii: bytes, table: _Table) -> int:
+    return len(non_ascii) - non_ascii.translate(table.letters).count(b".")
+
+
+def _plausible_text(text: str, codec: str) -> bool:
+    """Plausibility of a multi-byte decoding: almost no controls or private-use characters."""
+    if not text:
+        return True
+    if len(_BAD_CHARS_RE.findall(text)) > MAX_BAD_CHAR_SHARE * len(text):
+        return False
+    if codec.startswith(("utf-16", "utf-32")):
+        return len(text.encode("ascii", errors="ignore")) >= WIDE_MIN_ASCII_SHARE * len(text)
+    return True
+
+
+def _try_codec(body: bytes, non_ascii: bytes, codec: str) -> str | None:
+    """The strict decoding of ``body`` with ``codec`` if it is plausible, else ``None``."""
+    table = _table(codec)
+    if table is not None:
+        if not _plausible_single_byte(body, non_ascii, table)[0]:
+            return None
+        return body.decode(codec)
+    try:
+        text = body.decode(codec)
+    except (UnicodeDecodeError, LookupError):
+        return None
+    return text if _plausible_text(text, codec) else None
+
+
+# --- the steps ----------------------------------------------------------------------------------
+
+def _step_bom(body: bytes) -> tuple[str, str, int] | None:
+    """Step 1: a byte-order mark decides (UTF-32 before UTF-16: FF FE 00 00 starts with FF FE)."""
     for bom, enc in _BOMS:
         if body.startswith(bom):
             text = body.decode(enc, errors="replace")
-            return Decoded(text, enc, "bom", replacements=text.count("\ufffd"), **labels)
+            return text, enc, text.count("\ufffd")
+    return None
+
+
+def _step_utf8(body: bytes) -> tuple[str, int] | None:
+    """Step 2: strict UTF-8 of the whole body; a body cut inside its last character (a size
+    limit, a truncated transfer) still counts, with one replacement character."""
     try:
-        return Decoded(body.decode("utf-8"), "utf-8", "utf-8", **labels)
-    except UnicodeDecodeError:
-        pass
-    for step, label in (("header", header), ("meta", meta)):
-        enc = resolve_encoding(label) if label else None
-        if enc:
+        return body.decode("utf-8"), 0
+    except UnicodeDecodeError as e:
+        if e.reason == "unexpected end of data" and e.end == len(body) and e.start >= len(body) - 3:
             try:
-                return Decoded(body.decode(enc), enc, step, **labels)
-            except (UnicodeDecodeError, LookupError):
-                pass
-    guess = chardet.detect(body[:CHARDET_SAMPLE_BYTES]).get("encoding")
-    if guess:
-        try:
-            return Decoded(body.decode(guess), guess.lower(), "chardet", **labels)
-        except (UnicodeDecodeError, LookupError):
-            pass
-    text = body.decode("cp1252", errors="replace")
-    return Decoded(text, "cp1252", "fallback", replacements=text.count("\ufffd"), **labels)
+                return body[: e.start].decode("utf-8") + "\ufffd", 1
+            except UnicodeDecodeError:
+                return None
+    return None
+
+
+def _step_r2l(body: bytes, non_ascii: bytes) -> tuple[str, str] | None:
+    """Step 4: the plausible R2L candidate with the best script score; on a tie the narrower
+    code page (fewer defined bytes: ISO-8859-6 over windows-1256), since windows-1256 decodes
+    any byte and "it decoded" is no evidence for it."""
+    best = None
+    for codec in R2L_CANDIDATES:
+        table = _table(codec)
+        ok, score = _plausible_single_byte(body, non_ascii, table)
+        if ok and (best is None or (score, -table.width) > (best[0], -best[1].width)):
+            best = (score, table)
+    return (body.decode(best[1].codec), best[1].codec) if best else None
+
+
+def _step_chardet(body: bytes, non_ascii: bytes) -> tuple[str, str] | None:
+    """Step 5: chardet on the words holding non-ASCII bytes (a mostly-markup page's first
+    64 KB may be pure ASCII), bounded to :data:`CHARDET_SAMPLE_BYTES`; answer validated."""
+    sample = b" ".join(_NON_ASCII_WORD_RE.findall(body[: 16 * CHARDET_SAMPLE_BYTES]))[:CHARDET_SAMPLE_BYTES]
+    guess = resolve_label(chardet.detect(sample).get("encoding"))
+    if not guess:
+        return None
+    text = _try_codec(body, non_ascii, guess)
+    return (text, guess) if text is not None else None
+
+
+def decode(body: bytes, content_type: str | None = None, *, force: str | None = None) -> Decoded:
+    """Decode ``body`` to text without trusting a label on its own.
+
+    Parameters
+    ----------
+    body : bytes
+        The raw response body.
+    content_type : str, optional
+        The HTTP ``Content-Type`` header value; its charset is the header label.
+    force : str, optional
+        A charset label to use unconditionally (with replacement), for a site known to
+        need it.  Unknown labels are ignored.
+
+    Returns
+    -------
+    Decoded
+        The text, the codec used, the deciding step (see the module docstring), both
+        declared labels and the number of replacement characters inserted.
+    """
+    body = bytes(body or b"")
+    labels = dict(declared_header=_header_label(content_type), declared_meta=_meta_label(body) if body else None)
+    forced = resolve_label(force)
+    if forced:
+        text = body.decode(forced, errors="replace")
+        return Decoded(text, forced, "forced", replacements=text.count("\ufffd"), **labels)
+    if not body:
+        return Decoded("", "utf-8", "empty", **labels)
+    if (bom := _step_bom(body)) is not None:
+        return Decoded(bom[0], bom[1], "bom", replacements=bom[2], **labels)
+    if (utf8 := _step_utf8(body)) is not None:
+        return Decoded(utf8[0], "utf-8", "utf-8", replacements=utf8[1], **labels)
+    non_ascii = body.translate(None, _ASCII)
+    for step in ("header", "meta"):
+        codec = labels[f"declared_{step}"]
+        if codec and (text := _try_codec(body, non_ascii, codec)) is not None:
+            return Decoded(text, codec, step, **labels)
+    if (found := _step_r2l(body, non_ascii)) is not None:
+        return Decoded(found[0], found[1], "r2l", **labels)
+    if (found := _step_chardet(body, non_ascii)) is not None:
+        return Decoded(found[0], found[1], "chardet", **labels)
+    replacements = sum(non_ascii.count(bytes([b])) for b in (0x81, 0x8D, 0x8F, 0x90, 0x9D))
+    return Decoded(body.decode("cp1252", errors="replace"), "cp1252", "fallback", replacements=replacements, **labels)
