@@ -169,6 +169,9 @@ def length_pr(output: str | None, gold: str | None) -> Score:
     LEC is the extracted length, LEP the expected length and LM the length of the expected
     content the extraction misses; the paper measured LM by hand, here it is ``LEP - LCS`` over
     non-space characters (the part of the expected text not found in order in the output).
+    With LM measured that way the expressions reduce to formula (3) over non-space characters,
+    so this equals :func:`char_lcs_f1`; it is kept under the paper's own definition so the two
+    papers' figures can be cited side by side.
     """
     out, ref = characters(output), characters(gold)
     lec, lep = len(out), len(ref)

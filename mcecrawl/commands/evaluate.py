@@ -1,0 +1,100 @@
+"""``mcecrawl evaluate``: accuracy of the algorithms (and peers) on gold datasets; the CI gate."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+HELP = "score algorithms on gold datasets: LCS P/R/F1 with 95% CIs, per site/language; --gate checks the floors"
+
+
+def parse_params(items: list[str] | None) -> dict:
+    """``["P=8", "smooth=0.5", "mode=x"]`` -> ``{"P": 8, "smooth": 0.5, "mode": "x"}`` (JSON values)."""
+    params = {}
+    for item in items or ():
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise argparse.ArgumentTypeError(f"--param wants NAME=VALUE, not {item!r}")
+        try:
+            params[key] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key] = value
+    return params
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("datasets", nargs="*", metavar="DATASET",
+                        help="dataset folders in the ../shared/data format (manifest.jsonl, pages/, gold/)")
+    parser.add_argument("--algorithm", "-a", default=None,
+                        help="comma-separated algorithms (default: every registered one); peers as peer:NAME")
+    parser.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm parameter (repeatable)")
+    parser.add_argument("--by", action="append", choices=("site", "lang", "script"), default=[],
+                        help="add a breakdown (repeatable); per-script rows are always shown for R2L data")
+    parser.add_argument("--peers", action="store_true", help="also run the installed peers (trafilatura, "
+                        "readability-lxml, resiliparse; pip install 'mcecrawl[peers]')")
+    parser.add_argument("--gold", choices=("gold", "gold_in_page"), default="gold",
+                        help="gold variant: gold_in_page keeps only gold text present in the stored page, where a "
+                             "dataset provides it (default: gold)")
+    parser.add_argument("--json", metavar="OUT", help="write every figure and per-page record as JSON ('-' = stdout)")
+    parser.add_argument("--gate", action="store_true",
+                        help="check the pinned floors of --baseline instead (CI quality gate); exit 1 on a drop")
+    parser.add_argument("--update-baseline", action="store_true",
+                        help="measure and pin the floors of --baseline; refuses to lower one without --allow-lower")
+    parser.add_argument("--allow-lower", action="store_true", help="with --update-baseline: allow lowering a floor")
+    parser.add_argument("--baseline", default=None, help="baseline file (default: benchmarks/baseline.json)")
+    parser.add_argument("--data-root", default=None,
+                        help="with --gate/--update-baseline: folder holding the pinned datasets (default: ../shared/data)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcecrawl import algorithms
+    from mcecrawl.evaluation import gate
+    from mcecrawl.evaluation.datasets import load_dataset
+    from mcecrawl.evaluation.peers import PEER_PREFIX, available_peers
+    from mcecrawl.evaluation.report import dataset_table
+    from mcecrawl.evaluation.runner import evaluate_dataset
+
+    try:
+        params = parse_params(args.param)
+    except argparse.ArgumentTypeError as exc:
+        print(f"mcecrawl evaluate: {exc}", file=sys.stderr)
+        return 2
+    if args.gate or args.update_baseline:
+        return gate.main(baseline=args.baseline, data_root=args.data_root, update=args.update_baseline,
+                         allow_lower=args.allow_lower, datasets=args.datasets or None,
+                         algorithms=args.algorithm.split(",") if args.algorithm else None)
+    if not args.datasets:
+        print("mcecrawl evaluate: give at least one DATASET folder", file=sys.stderr)
+        return 2
+    names = [n.strip() for n in args.algorithm.split(",") if n.strip()] if args.algorithm else sorted(algorithms.ALGORITHMS)
+    if args.peers:
+        names += [PEER_PREFIX + p for p in available_peers() if PEER_PREFIX + p not in names]
+    if not names:
+        print("mcecrawl evaluate: no algorithm is registered yet and none was named", file=sys.stderr)
+        return 2
+
+    out: dict = {"algorithms": names, "params": params, "gold_variant": args.gold, "datasets": {}}
+    ran_any = False
+    for path in args.datasets:
+        try:
+            dataset = load_dataset(path)
+        except (FileNotFoundError, ValueError) as exc:
+            print(f"mcecrawl evaluate: {exc}", file=sys.stderr)
+            return 2
+        start = time.perf_counter()
+        reports = evaluate_dataset(dataset, names, params, gold_variant=args.gold)
+        elapsed = time.perf_counter() - start
+        ran_any |= any(not r.unavailable for r in reports)
+        print(dataset_table(dataset.name, len(dataset.scored()), reports, args.by, args.gold))
+        print(f"({elapsed:.1f} s wall for {dataset.name})\n")
+        out["datasets"][dataset.name] = {"path": str(path), "pages": len(dataset.scored()), "seconds": elapsed,
+                                         "results": [r.as_dict(args.by) for r in reports]}
+    if args.json:
+        text = json.dumps(out, ensure_ascii=False, indent=1)
+        if args.json == "-":
+            print(text)
+        else:
+            with open(args.json, "w", encoding="utf-8") as f:
+                f.write(text + "\n")
+    return 0 if ran_any else 2

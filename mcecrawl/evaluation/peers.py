@@ -1,0 +1,70 @@
+"""Optional comparison with peer extractors on the same pages (extra ``peers`` in pyproject).
+
+trafilatura, readability-lxml and resiliparse are never imported by the runtime package; each
+adapter imports its library when first called, and :func:`available_peers` lists only those
+installed, so ``mcecrawl evaluate --peers`` shows whatever the machine has.
+"""
+from __future__ import annotations
+
+import importlib.util
+from typing import Callable
+
+from mcecrawl.algorithms.result import Extraction
+
+PEER_PREFIX = "peer:"
+
+
+def _trafilatura(html: str, url: str | None) -> str:
+    import trafilatura
+
+    # Defaults except no comments section: the gold of every dataset here excludes comments.
+    return trafilatura.extract(html, url=url, include_comments=False) or ""
+
+
+def _readability(html: str, url: str | None) -> str:
+    import lxml.html
+    from readability import Document
+
+    summary = Document(html, url=url).summary(html_partial=True)
+    if not summary.strip():
+        return ""
+    root = lxml.html.fromstring(summary)
+    # One block per paragraph-like element, like the gold files (one block per line).
+    blocks = [" ".join(el.text_content().split()) for el in root.iter("p", "h1", "h2", "h3", "h4", "li", "pre", "td")]
+    blocks = [b for b in blocks if b]
+    return "\n".join(blocks) if blocks else " ".join(root.text_content().split())
+
+
+def _resiliparse(html: str, url: str | None) -> str:
+    from resiliparse.extract.html2text import extract_plain_text
+
+    return extract_plain_text(html, main_content=True)
+
+
+# name -> (importable module that must exist, adapter)
+PEERS: dict[str, tuple[str, Callable[[str, str | None], str]]] = {
+    "trafilatura": ("trafilatura", _trafilatura),
+    "readability": ("readability", _readability),
+    "resiliparse": ("resiliparse", _resiliparse),
+}
+
+
+def available_peers() -> list[str]:
+    """Peer names whose library is installed."""
+    return [name for name, (module, _) in PEERS.items() if importlib.util.find_spec(module) is not None]
+
+
+def run_peer(name: str, html: str, url: str | None = None) -> Extraction:
+    """Run peer ``name`` on decoded ``html``; never raises (status "error" with the reason)."""
+    label = PEER_PREFIX + name
+    try:
+        text = PEERS[name][1](html, url)
+    except Exception as exc:  # a peer crashing on one page is a result, not a reason to stop
+        return Extraction("", (), label, status="error", reason=f"{type(exc).__name__}: {exc}")
+    paragraphs = tuple(line.strip() for line in text.splitlines() if line.strip())
+    if not paragraphs:
+        return Extraction("", (), label, status="empty", reason="peer returned no text")
+    return Extraction("\n".join(paragraphs), paragraphs, label)
+
+
+__all__ = ["PEERS", "PEER_PREFIX", "available_peers", "run_peer"]

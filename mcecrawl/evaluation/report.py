@@ -1,0 +1,55 @@
+"""Plain-text tables for evaluation results (what ``mcecrawl evaluate`` prints)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from mcecrawl.evaluation.runner import AlgorithmReport, breakdown
+
+
+def _num(value, width: int = 5, digits: int = 3) -> str:
+    return f"{value:{width}.{digits}f}" if isinstance(value, (int, float)) and value == value else " " * (width - 1) + "-"
+
+
+def _ci(s: dict, key: str) -> str:
+    ci = s.get(f"{key}_ci")
+    if s.get(key) is None:
+        return "-".rjust(19)
+    return f"{s[key]:.3f} [{ci[0]:.3f},{ci[1]:.3f}]"
+
+
+HEADER = (f"{'':22} {'pages':>5} {'P [95% CI]':>19} {'R [95% CI]':>19} {'F1 [95% CI]':>19} "
+          f"{'charF1':>6} {'BoWF1':>6} {'shF1':>6} {'snipAcc':>7} {'err':>4} {'empty':>5} {'MB/s':>6}")
+
+
+def row(label: str, s: dict) -> str:
+    mbps = f"{s['mb_per_s']:6.2f}" if s.get("mb_per_s") else "     -"
+    return (f"{label[:22]:22} {s['pages']:5d} {_ci(s, 'precision'):>19} {_ci(s, 'recall'):>19} {_ci(s, 'f1'):>19} "
+            f"{_num(s['char_f1'], 6)} {_num(s['bow_f1'], 6)} {_num(s['shingle_f1'], 6)} "
+            f"{_num(s['snippet_accuracy'], 7)} {s['errors']:4d} {s['empties']:5d} {mbps}")
+
+
+def dataset_table(name: str, n_pages: int, reports: Sequence[AlgorithmReport], by: Sequence[str] = (),
+                  gold_variant: str = "gold") -> str:
+    """One table per dataset, a row per algorithm; then per-script and the requested breakdowns."""
+    lines = [f"== {name}: {n_pages} scored pages (gold: {gold_variant}) ==",
+             "P/R/F1: word-token LCS (formula 3), mean over full-gold pages; snipAcc: snippet pages",
+             HEADER]
+    for rep in reports:
+        if rep.unavailable:
+            lines.append(f"{rep.algorithm[:22]:22} unavailable: {rep.unavailable}")
+        else:
+            lines.append(row(rep.algorithm, rep.summary()))
+    ran = [r for r in reports if not r.unavailable]
+    scripts = {rec["script"] for r in ran for rec in r.records}
+    # Per-script rows whenever the dataset has R2L pages: Hebrew never mixes with Arabic script.
+    keys = (["script"] if scripts & {"arabic-script", "hebrew"} else []) + [k for k in by if k != "script"]
+    for key in keys:
+        for rep in ran:
+            lines.append(f"-- {rep.algorithm} by {key}")
+            lines.append(HEADER)
+            for value, s in breakdown(rep.records, key).items():
+                lines.append(row(value, s))
+    return "\n".join(lines)
+
+
+__all__ = ["HEADER", "dataset_table", "row"]
