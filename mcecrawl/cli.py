@@ -12,6 +12,9 @@ import sys
 
 COMMANDS = (
     "extract",
+    "evaluate",
+    "tune",
+    "plot",
 )
 
 
