@@ -1,0 +1,71 @@
+"""Dates: JSON-LD/meta first, then text; Jalali, Umm al-Qura Hijri, Gregorian to ISO-8601."""
+from __future__ import annotations
+
+import pytest
+
+from mcecrawl.corpus.dates import extract_published, find_date, parse_date
+
+
+@pytest.mark.parametrize("raw,lang,expected", [
+    ("۱۴۰۲/۰۸/۱۵", "fa", ("2023-11-06", "jalali")),
+    ("1402-08-15", "fa", ("2023-11-06", "jalali")),
+    ("1402-08-15T10:30:00", "fa", ("2023-11-06T10:30:00", "jalali")),  # Jalali in an ISO-shaped meta
+    ("شنبه ۱۵ آبان ۱۴۰۲ - ۱۰:۳۰", "fa", ("2023-11-06T10:30:00", "jalali")),
+    ("۲۴ مهر ۱۴۰۲", "fa", ("2023-10-16", "jalali")),
+    ("۱ فروردین ۱۴۰۳", "fa", ("2024-03-20", "jalali")),  # Nowruz
+    ("۱۰ قوس ۱۳۹۹", "fa", ("2020-11-30", "jalali")),  # Afghan (Dari) month name
+    ("۱۰ لیندۍ ۱۳۹۹", "ps", ("2020-11-30", "jalali")),  # Pashto month name
+    ("1445/03/15", "ar", ("2023-09-30", "hijri")),  # bare year on an Arabic page: lunar
+    ("1445/03/15 هـ", "fa", ("2023-09-30", "hijri")),  # explicit marker beats the language
+    ("الجمعة 15 ربيع الأول 1445 هـ", "ar", ("2023-09-30", "hijri")),
+    ("1 رمضان 1445", "ar", ("2024-03-11", "hijri")),  # Umm al-Qura
+    ("الإثنين، 13 مايو 2024 03:00 م", "ar", ("2024-05-13T15:00:00", "gregorian")),
+    ("13 أيار 2024", "ar", ("2024-05-13", "gregorian")),
+    ("١٣ يونيو ٢٠٢٤", "ar", ("2024-06-13", "gregorian")),
+    ("13 مئی 2024", "ur", ("2024-05-13", "gregorian")),
+    ("۱۳ ژوئن ۲۰۲۴", "fa", ("2024-06-13", "gregorian")),
+    ("13/05/2024", "ar", ("2024-05-13", "gregorian")),
+    ("2020-11-29T11:57:59Z", None, ("2020-11-29T11:57:59+00:00", "gregorian")),
+    ("Sun, 29 Nov 2020 11:57:59 GMT", None, ("2020-11-29T11:57:59+00:00", "gregorian")),
+])
+def test_parse_date(raw, lang, expected):
+    assert parse_date(raw, lang) == expected
+
+
+@pytest.mark.parametrize("raw", ["", "garbage", "1402/13/40", "۳۵ آبان ۱۴۰۲", "0850/01/01", "15 ربيع الأول 1200"])
+def test_parse_date_rejects(raw):
+    assert parse_date(raw, "fa") is None
+
+
+def test_jsonld_before_meta_before_text():
+    html = """<html><head>
+    <script type="application/ld+json">{"@graph": [{"@type": "NewsArticle", "datePublished": "2023-11-06T08:00:00+03:30"}]}</script>
+    <meta property="article:published_time" content="2020-01-01T00:00:00Z"></head>
+    <body><p>امروز ۱ دی ۱۴۰۲</p></body></html>"""
+    got = extract_published(html, lang="fa")
+    assert got.published == "2023-11-06T08:00:00+03:30" and got.source == "jsonld" and got.calendar == "gregorian"
+
+
+def test_jalali_meta():
+    html = '<html><head><meta name="date" content="۱۴۰۲/۰۸/۱۵ - ۱۰:۳۰"></head><body>x</body></html>'
+    got = extract_published(html, lang="fa")
+    assert (got.published, got.calendar, got.source, got.published_raw) == \
+        ("2023-11-06T10:30:00", "jalali", "meta", "۱۴۰۲/۰۸/۱۵ - ۱۰:۳۰")
+
+
+def test_visible_text_last_and_extracted_text_first():
+    html = "<html><body><div>شنبه ۱ دی ۱۴۰۲</div><script>var d='1999/01/01'</script></body></html>"
+    assert extract_published(html, lang="fa").published == "2023-12-22"
+    got = extract_published(html, text="کد خبر ۱۲۳ - ۱۵ آبان ۱۴۰۲", lang="fa")
+    assert (got.published, got.source) == ("2023-11-06", "text")
+
+
+def test_raw_from_spider_used_when_no_html():
+    got = extract_published(None, raw="۱۴۰۲/۰۸/۱۵", lang="fa")
+    assert (got.published, got.source) == ("2023-11-06", "raw")
+    assert extract_published(None, text="بدون تاریخ", lang="fa") is None
+
+
+def test_find_date_picks_first():
+    got = find_date("منتشر شده در ۲۴ مهر ۱۴۰۲ و به‌روز شده در ۱۴۰۲/۰۸/۱۵", "fa")
+    assert got.published == "2023-10-16" and got.published_raw == "۲۴ مهر ۱۴۰۲"
