@@ -8,10 +8,78 @@ SPIDER_MODULES = ["mcecrawl.spiders"]
 NEWSPIDER_MODULE = "mcecrawl.spiders"
 
 # --- Crawling: politeness and robustness (issue 5) ---
+# Other groups add their components with DOWNLOADER_MIDDLEWARES[...] = n / EXTENSIONS[...] = n.
+ROBOTSTXT_OBEY = True
+# Honest user agent; replace the placeholder with a real contact (-s USER_AGENT=...) before
+# crawling any live site.
+USER_AGENT = "mcecrawl/0.1 (R2L news research crawler; contact: CONTACT-NOT-SET)"
+# Sites whose profile terms forbid crawling are crawled live only when listed here, e.g.
+# -s MCE_PERMISSION_GRANTED=bbc.com (a spider name or a live host's domain).
+MCE_PERMISSION_GRANTED = []
+# Scrapy's 2.18 project template defaults: one request at a time per site, one second apart;
+# site profiles ("politeness") override per site.
+CONCURRENT_REQUESTS = 16
+CONCURRENT_REQUESTS_PER_DOMAIN = 1
+DOWNLOAD_DELAY = 1.0
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 60.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
+DOWNLOAD_TIMEOUT = 30
+# Real article pages are 100-500 KB (../shared/data/r2l); 10 MB leaves room for huge inline JSON
+# and stops runaway downloads.
+DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 2 * 1024 * 1024
+RETRY_ENABLED = True
+RETRY_TIMES = 2
+RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
+# Retry-After on 429/503 is honoured up to this many seconds (politeness.RetryAfterMiddleware).
+MCE_RETRY_AFTER_ENABLED = True
+MCE_RETRY_AFTER_MAX = 300.0
+HTTPCACHE_ENABLED = False  # optional: -s HTTPCACHE_ENABLED=1 replays pages from .scrapy/httpcache
+HTTPCACHE_DIR = "httpcache"
+DOWNLOADER_MIDDLEWARES = {
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "mcecrawl.politeness.RobotsTxtReportMiddleware": 100,
+    "mcecrawl.politeness.RetryAfterMiddleware": 560,  # before RetryMiddleware (550) sees the response
+}
+# Crash-safe resume: with JOBDIR set, DoneRecord keeps an append-only record of written articles
+# (mcecrawl/extensions.py); MCE_DONE_RECORD names a record directory without JOBDIR.
+MCE_DONE_RECORD = None
+EXTENSIONS = {
+    "mcecrawl.extensions.DoneRecord": 500,
+}
 
 # --- Encoding normalisation (issue 4) ---
+# Every text response is re-encoded as UTF-8 by mcecrawl.encoding.decode (BOM, strict UTF-8,
+# plausible declared label, R2L candidates, chardet, windows-1252); provenance in response.meta.
+MCE_ENCODING_ENABLED = True
+# Force one charset label for the whole crawl ("" = detect).  Per site: the spider attribute
+# mce_encoding; per request: Request.meta["mce_encoding"].
+MCE_ENCODING_FORCE = ""
+MCE_ENCODING_REWRITE_META = True  # rewrite stale <meta charset>/XML declarations to utf-8
+MCE_ENCODING_WARN_REPLACEMENTS = True  # one warning per response that needed U+FFFD
+# 585: after HttpCompressionMiddleware (590) decompressed the body, before MetaRefreshMiddleware
+# (580) parses it; HttpCacheMiddleware (900) still stores the original bytes.
+DOWNLOADER_MIDDLEWARES["mcecrawl.middlewares.EncodingNormalizationMiddleware"] = 585
 
 # --- Extraction pipeline and feeds (issue 5) ---
+# Other groups add pipelines with ITEM_PIPELINES[...] = n (ExtractionPipeline runs first, at 300).
+ITEM_PIPELINES = {
+    "mcecrawl.pipelines.ExtractionPipeline": 300,
+}
+FEED_EXPORT_ENCODING = "utf-8"
+# One feed per run at a predictable path; -O/-o on the command line replace it as usual.
+FEEDS = {
+    "output/%(name)s/%(time)s.jsonl": {"format": "jsonlines", "encoding": "utf-8"},
+}
+FEED_EXPORTERS = {
+    "jsonlines": "mcecrawl.exporters.SafeJsonLinesItemExporter",
+    "jsonl": "mcecrawl.exporters.SafeJsonLinesItemExporter",
+}
+# Empty/error/blocked pages go to the main feed with their status; set a path (e.g.
+# "output/%(name)s/%(time)s.rejects.jsonl") to write them to a separate rejects feed instead.
+MCE_REJECTS_FEED = None
 
 # --- Corpus quality: normalisation, language ID, dedup, dates, WARC (issue 6) ---
 

@@ -1,0 +1,126 @@
+"""Crawl extensions: the crash-safe done-record that makes ``kill -9`` + resume exact.
+
+Stock ``JOBDIR`` saves the scheduler queue only on a clean close while the dupefilter's seen-set
+is written as it goes, so after ``kill -9`` the queued-but-unfetched requests are lost for good
+(issue 5 measured 395 of 600 articles lost).  mcecrawl instead:
+
+1. keeps an append-only record, ``<JOBDIR>/mcecrawl_done.txt``, of every canonical URL written
+   to a feed (one line, flushed right after the feed line is flushed);
+2. on (re)start re-seeds discovery (spider requests use ``dont_filter``, our own canonical sets
+   dedupe) and skips canonical URLs in the record;
+3. repairs the local feed files of earlier runs listed in ``<JOBDIR>/mcecrawl_feeds.txt``: a
+   trailing half-written line is cut off, and every canonical URL found in a finished line counts
+   as done (this closes the window between the feed flush and the record flush).
+
+So the union of the run files holds every article once, and every line is valid JSON.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from itemadapter import ItemAdapter
+from scrapy import signals
+from scrapy.exceptions import NotConfigured
+from scrapy.extensions.feedexport import FeedExporter
+from w3lib.url import file_uri_to_path
+
+logger = logging.getLogger(__name__)
+
+DONE_FILE = "mcecrawl_done.txt"
+FEEDS_FILE = "mcecrawl_feeds.txt"
+
+
+def repair_jsonl(path: Path) -> list[dict]:
+    """Cut a trailing partial line off ``path`` and return the finished records."""
+    records: list[dict] = []
+    with open(path, "rb+") as f:
+        data = f.read()
+        end = data.rfind(b"\n") + 1
+        if end < len(data):
+            f.truncate(end)
+            logger.warning("Cut a half-written last line (%d bytes) off %s", len(data) - end, path)
+    for line in data[:end].split(b"\n"):
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                logger.warning("Invalid JSON line left in %s", path)
+    return records
+
+
+class DoneRecord:
+    """Append-only record of written articles; enabled by ``JOBDIR`` or ``MCE_DONE_RECORD`` (a dir)."""
+
+    def __init__(self, crawler, directory: Path):
+        self.crawler = crawler
+        self.dir = directory
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.done: set[str] = set()
+        self._load()
+        self._record = open(self.dir / DONE_FILE, "a", encoding="utf-8")
+        # FeedExporter (EXTENSIONS_BASE order 0) was built first, so its slots exist by the time
+        # this spider_opened handler runs.
+        crawler.signals.connect(self.spider_opened, signals.spider_opened)
+        crawler.signals.connect(self.engine_started, signals.engine_started)
+        crawler.signals.connect(self.spider_closed, signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        directory = crawler.settings.get("MCE_DONE_RECORD") or crawler.settings.get("JOBDIR")
+        if not directory:
+            raise NotConfigured
+        return cls(crawler, Path(directory))
+
+    def _load(self) -> None:
+        done_path = self.dir / DONE_FILE
+        if done_path.exists():
+            text = done_path.read_text(encoding="utf-8")
+            lines = text.split("\n")
+            self.done.update(x for x in lines[:-1] if x)  # a last line without "\n" may be cut
+        from_record = len(self.done)
+        feeds_path = self.dir / FEEDS_FILE
+        if feeds_path.exists():
+            for name in dict.fromkeys(feeds_path.read_text(encoding="utf-8").split("\n")):
+                p = Path(name)
+                if name and p.is_file():
+                    for rec in repair_jsonl(p):
+                        if rec.get("canonical_url"):
+                            self.done.add(rec["canonical_url"])
+        if self.done:
+            logger.info("Resuming: %d articles already written (%d in the done-record, %d more found in feeds)",
+                        len(self.done), from_record, len(self.done) - from_record)
+        self.crawler.stats.set_value("mcecrawl/resume/already_done", len(self.done))
+
+    def contains(self, canonical_url: str) -> bool:
+        return canonical_url in self.done
+
+    def engine_started(self) -> None:
+        # Connected here, after FeedExporter's own handler: the record follows the feed line.
+        self.crawler.signals.connect(self.item_scraped, signals.item_scraped)
+
+    def spider_opened(self) -> None:
+        exporter = self.crawler.get_extension(FeedExporter)
+        paths = []
+        for slot in getattr(exporter, "slots", []) if exporter else []:
+            uri = slot.uri
+            if uri.startswith("file:") or "://" not in uri:
+                paths.append(str(Path(file_uri_to_path(uri) if uri.startswith("file:") else uri).resolve()))
+        if paths:
+            with open(self.dir / FEEDS_FILE, "a", encoding="utf-8") as f:
+                f.write("".join(p + "\n" for p in paths))
+
+    def item_scraped(self, item: Any) -> None:
+        url = ItemAdapter(item).get("canonical_url")
+        if url:
+            self.done.add(url)
+            self._record.write(url + "\n")
+            self._record.flush()
+
+    def spider_closed(self) -> None:
+        self._record.flush()
+        os.fsync(self._record.fileno())
+        self._record.close()

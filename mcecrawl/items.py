@@ -1,0 +1,48 @@
+"""The one item mcecrawl writes: an article page with its main content (schema in
+``mcecrawl/schema/item.schema.json``; bump :data:`SCHEMA_VERSION` when a field changes meaning).
+
+Design: the spider yields an :class:`ArticleItem` that carries the decoded page in ``html`` plus
+what the page itself says (title, dates, authors from JSON-LD/meta) and the encoding provenance;
+:class:`mcecrawl.pipelines.ExtractionPipeline` runs the site's extraction algorithm, fills the
+content fields and removes ``html`` (so raw markup never reaches the feed).  Keeping extraction out
+of the spider lets ``-s MCE_ALGORITHM=...`` and other pipelines act on every spider alike.
+"""
+from __future__ import annotations
+
+import scrapy
+
+SCHEMA_VERSION = "1.0"
+STATUSES = ("ok", "empty", "error", "blocked")
+
+
+class ArticleItem(scrapy.Item):
+    # identity
+    url = scrapy.Field()  # URL fetched (after redirects)
+    canonical_url = scrapy.Field()  # live URL the article is known by (AMP/lite/tracking folded)
+    site = scrapy.Field()
+    lang = scrapy.Field()  # declared by the site profile
+    # what the page declares
+    title = scrapy.Field()
+    published = scrapy.Field()  # ISO-8601 when the page gives an ISO date, else None
+    published_raw = scrapy.Field()  # the page's own string
+    authors = scrapy.Field()  # list of names; [] when the page names none
+    # main content
+    text = scrapy.Field()  # faithful: ZWNJ and the page's letters kept; paragraphs joined by "\n"
+    paragraphs = scrapy.Field()
+    algorithm = scrapy.Field()
+    params = scrapy.Field()
+    status = scrapy.Field()  # ok | empty | error | blocked
+    reason = scrapy.Field()
+    # encoding provenance (mcecrawl.encoding.decode via the middleware)
+    encoding_original = scrapy.Field()
+    encoding_source = scrapy.Field()
+    encoding_declared_header = scrapy.Field()
+    encoding_declared_meta = scrapy.Field()
+    encoding_replacements = scrapy.Field()
+    # bookkeeping
+    content_sha1 = scrapy.Field()  # sha1 of text (UTF-8), None when text is empty
+    fetched_at = scrapy.Field()  # ISO-8601 UTC
+    extraction_ms = scrapy.Field()
+    schema_version = scrapy.Field()
+    # internal: the decoded page, consumed and removed by ExtractionPipeline
+    html = scrapy.Field()

@@ -1,0 +1,145 @@
+"""Politeness that Scrapy leaves out: robots.txt Crawl-delay, Retry-After, and plain reporting.
+
+* :class:`RobotsTxtReportMiddleware` replaces Scrapy's ``RobotsTxtMiddleware``: same decisions,
+  plus (a) each refusal counted per host (``mcecrawl/robotstxt/forbidden/<host>``), a warning on
+  the first refusal of a host and a summary at close, so a crawl never ends with an empty corpus
+  and no explanation; (b) the host's ``Crawl-delay`` applied to its download slot (and kept from
+  AutoThrottle, which would otherwise lower it to ``DOWNLOAD_DELAY``).
+* :class:`RetryAfterMiddleware` honours ``Retry-After`` on 429/503: the host's slot waits that
+  long before the retry (RetryMiddleware, order 550, then re-schedules the request).
+"""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from email.utils import parsedate_to_datetime
+from datetime import datetime, timezone
+
+from scrapy import signals
+from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet import reactor
+
+logger = logging.getLogger(__name__)
+
+# Text in the default USER_AGENT that the operator must replace with a real contact.
+CONTACT_PLACEHOLDER = "CONTACT-NOT-SET"
+
+
+class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
+    """Scrapy's robots.txt middleware with per-host refusal reports and Crawl-delay."""
+
+    def __init__(self, crawler):
+        super().__init__(crawler)
+        self.forbidden: Counter[str] = Counter()
+        self.crawl_delays: dict[str, float] = {}
+        crawler.signals.connect(self.spider_closed, signals.spider_closed)
+
+    def process_request_2(self, rp, request) -> None:
+        host = urlparse_cached(request).hostname or ""
+        try:
+            super().process_request_2(rp, request)
+        except IgnoreRequest:
+            if not self.forbidden[host]:
+                logger.warning("robots.txt of %s forbids %s for our user agent; such requests are skipped "
+                               "(count in the closing stats: mcecrawl/robotstxt/forbidden/%s)",
+                               host, request.url, host)
+            self.forbidden[host] += 1
+            self._stats.inc_value(f"mcecrawl/robotstxt/forbidden/{host}")
+            raise
+        if rp is not None:
+            self._apply_crawl_delay(rp, request, host)
+
+    def _apply_crawl_delay(self, rp, request, host: str) -> None:
+        if host not in self.crawl_delays:
+            ua = self._robotstxt_useragent or request.headers.get(b"User-Agent", self._default_useragent)
+            try:
+                delay = rp.crawl_delay(ua)
+            except (AttributeError, NotImplementedError):  # parsers without Crawl-delay support
+                delay = None
+            self.crawl_delays[host] = float(delay or 0.0)
+            if delay:
+                logger.info("robots.txt of %s asks for Crawl-delay %.1f s: honoured", host, delay)
+                self._stats.set_value(f"mcecrawl/robotstxt/crawl_delay/{host}", float(delay))
+        delay = self.crawl_delays[host]
+        if delay:
+            downloader = self.crawler.engine.downloader
+            key = downloader.get_slot_key(request)
+            downloader.per_slot_settings.setdefault(key, {})["delay"] = max(
+                delay, downloader.per_slot_settings.get(key, {}).get("delay", 0))
+            slot = downloader.slots.get(key)
+            if slot is not None and slot.delay < delay:
+                slot.delay = delay
+            request.meta["autothrottle_dont_adjust_delay"] = True
+
+    def spider_closed(self) -> None:
+        if self.forbidden:
+            summary = ", ".join(f"{n} on {h}" for h, n in self.forbidden.most_common())
+            logger.warning("robots.txt forbade %d requests (%s). Nothing was fetched from those URLs; "
+                           "ask the site for permission, or crawl a mirror with -a base_url=URL.",
+                           sum(self.forbidden.values()), summary)
+
+
+def retry_after_seconds(value: bytes | str | None, now: datetime | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` value (delta-seconds or HTTP-date), else None."""
+    if not value:
+        return None
+    text = value.decode("latin-1") if isinstance(value, bytes) else value
+    text = text.strip()
+    if text.isdigit():
+        return float(text)
+    try:
+        when = parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - (now or datetime.now(timezone.utc))).total_seconds())
+
+
+class RetryAfterMiddleware:
+    """Make a host's slot wait ``Retry-After`` seconds after a 429/503 (capped by
+    ``MCE_RETRY_AFTER_MAX``; a longer demand is logged and the stock retry back-off applies)."""
+
+    STATUSES = (429, 503)
+
+    def __init__(self, crawler):
+        if not crawler.settings.getbool("MCE_RETRY_AFTER_ENABLED", True):
+            raise NotConfigured
+        self.crawler = crawler
+        self.max_wait = crawler.settings.getfloat("MCE_RETRY_AFTER_MAX", 300.0)
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    def process_response(self, request, response):
+        if response.status not in self.STATUSES:
+            return response
+        wait = retry_after_seconds(response.headers.get(b"Retry-After"))
+        if wait is None:
+            return response
+        stats = self.crawler.stats
+        host = urlparse_cached(request).hostname
+        if wait > self.max_wait:
+            logger.warning("%s asks to retry after %.0f s (> MCE_RETRY_AFTER_MAX=%.0f): not waiting that long",
+                           host, wait, self.max_wait)
+            stats.inc_value("mcecrawl/retry_after/too_long")
+            return response
+        downloader = self.crawler.engine.downloader
+        key = request.meta.get("download_slot") or downloader.get_slot_key(request)
+        slot = downloader.slots.get(key)
+        if slot is not None and wait > 0:
+            previous = slot.delay
+            slot.delay = max(slot.delay, wait)
+
+            def restore():
+                if slot.delay == max(previous, wait):
+                    slot.delay = previous
+
+            reactor.callLater(wait, restore)
+        logger.info("HTTP %s from %s with Retry-After %.1f s: pausing that host", response.status, host, wait)
+        stats.inc_value("mcecrawl/retry_after/count")
+        stats.max_value("mcecrawl/retry_after/max_wait", wait)
+        return response

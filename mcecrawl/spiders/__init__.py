@@ -1,0 +1,1 @@
+"""Spiders: one per site, all on :class:`mcecrawl.spiders.base.ProfileSpider`."""

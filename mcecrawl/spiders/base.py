@@ -1,0 +1,454 @@
+"""The generic, profile-driven spider every site spider builds on.
+
+A site spider is usually just::
+
+    class HamshahriSpider(ProfileSpider):
+        name = "hamshahri"          # loads mcecrawl/profiles/hamshahri.json
+
+Flow: entry points of the profile (sitemaps, news sitemaps, feeds first; listing pages with their
+pagination to back-fill) -> every discovered URL is mapped to its live form, canonicalised and
+matched against the profile's article rules -> each canonical article is requested once ->
+``parse_article`` checks anti-bot markers and page evidence (JSON-LD @type, the page's own type in
+a script JSON, og:type), reads title/date/authors and yields an :class:`ArticleItem` with the
+decoded page; :class:`mcecrawl.pipelines.ExtractionPipeline` extracts the main content.
+
+Spider arguments: ``-a base_url=http://127.0.0.1:8000`` (every live host is mapped onto this
+mirror; URL rules stay written against live URLs), ``-a since=YYYY-MM-DD`` (sitemap lastmod /
+news publication date / feed date / page date), ``-a limit=N`` (articles written),
+``-a profile=path.json`` (another profile file), ``-a algorithm=NAME`` (override the profile's).
+
+Hooks for site spiders: :meth:`page_metadata` (title/dates/authors), :meth:`extra_item_fields`.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+from datetime import date, datetime, timezone
+from typing import Any, AsyncIterator, Iterable
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+import scrapy
+from lxml import etree
+from scrapy.exceptions import CloseSpider
+from scrapy.http import Request, Response
+
+from mcecrawl.items import SCHEMA_VERSION, ArticleItem
+from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, Profile, load_profile
+
+logger = logging.getLogger(__name__)
+
+# Request priorities: fresh sources (sitemaps, feeds) before listings; articles before more
+# discovery so that memory stays flat on big sites (lessons.md feature 3: feeds/sitemaps first,
+# recursive crawl only to back-fill).
+PRIORITY_SITEMAP, PRIORITY_FEED, PRIORITY_LISTING, PRIORITY_ARTICLE = 20, 20, 0, 30
+
+# Statuses kept for article requests instead of being dropped by HttpErrorMiddleware, so that
+# anti-bot challenge pages (often served as 403/503 — sites.md §0.4) are reported as "blocked".
+ARTICLE_HTTP_STATUSES = [403, 503]
+
+_XML_PARSER = etree.XMLParser(resolve_entities=False, recover=True, huge_tree=True, no_network=True)
+
+
+def _local(tag: Any) -> str:
+    return etree.QName(tag).localname if isinstance(tag, str) else ""
+
+
+def parse_date(raw: str | None) -> str | None:
+    """ISO-8601 form of an ISO-like date string (``2020-11-29T11:57:59Z``, ``2020-11-29``), else None.
+
+    Non-ISO dates (Jalali, Persian digits) are left to the corpus-quality stage: ``published_raw``
+    keeps them."""
+    if not raw:
+        return None
+    s = raw.strip()
+    try:
+        if len(s) == 10:
+            return date.fromisoformat(s).isoformat()
+        return datetime.fromisoformat(s.replace("Z", "+00:00")).isoformat()
+    except ValueError:
+        pass
+    try:  # RFC 822 dates of RSS <pubDate>
+        from email.utils import parsedate_to_datetime
+
+        return parsedate_to_datetime(s).isoformat()
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def _jsonld_nodes(selector) -> list[dict]:
+    nodes: list[dict] = []
+    for raw in selector.css('script[type="application/ld+json"]::text').getall():
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            continue
+        stack = [data]
+        while stack:
+            node = stack.pop(0)
+            if isinstance(node, list):
+                stack.extend(node)
+            elif isinstance(node, dict):
+                if "@graph" in node:
+                    stack.extend(node["@graph"] if isinstance(node["@graph"], list) else [node["@graph"]])
+                if "@type" in node:
+                    nodes.append(node)
+    return nodes
+
+
+def _types(node: dict) -> list[str]:
+    t = node.get("@type")
+    return [t] if isinstance(t, str) else [x for x in (t or []) if isinstance(x, str)]
+
+
+def page_evidence(selector, rules: dict) -> tuple[str, str]:
+    """Decide article / not-article from the page itself; the first signal present decides.
+
+    Order: the page's own type in a script JSON (e.g. Simorgh's ``__NEXT_DATA__``), JSON-LD
+    ``@type``, ``og:type``.  Returns ``(verdict, explanation)`` with verdict in
+    ``article`` / ``not-article`` / ``no-signal``.
+    """
+    sj = rules.get("script_json")
+    if sj:
+        raw = selector.css(f"{sj['selector']}::text").get()
+        value: Any = None
+        if raw:
+            try:
+                value = json.loads(raw)
+                for key in sj["path"].split("."):
+                    value = value.get(key) if isinstance(value, dict) else None
+            except ValueError:
+                value = None
+        if isinstance(value, str):
+            return (ARTICLE if value in sj["values"] else NOT_ARTICLE), f"page type {value!r}"
+    if "jsonld_types" in rules:
+        types = [t for n in _jsonld_nodes(selector) for t in _types(n)]
+        if types:
+            ok = any(t in rules["jsonld_types"] for t in types)
+            return (ARTICLE if ok else NOT_ARTICLE), f"JSON-LD @type {types}"
+    if "og_types" in rules:
+        og = selector.css('meta[property="og:type"]::attr(content)').get()
+        if og:
+            return (ARTICLE if og.strip() in rules["og_types"] else NOT_ARTICLE), f"og:type {og!r}"
+    return NO_SIGNAL, "no page-type signal"
+
+
+class ProfileSpider(scrapy.Spider):
+    """Crawl one site as its profile (``mcecrawl/profiles/<name>.json``) describes."""
+
+    name = "profile"
+    profile_name: str | None = None  # defaults to ``name``
+
+    # -- set-up --------------------------------------------------------------------------------
+    @classmethod
+    def load_class_profile(cls) -> Profile:
+        return load_profile(cls.profile_name or cls.name)
+
+    @classmethod
+    def update_settings(cls, settings) -> None:
+        """Per-site politeness from the profile, below the command line (``-s``) in priority."""
+        super().update_settings(settings)
+        try:
+            profile = cls.load_class_profile()
+        except FileNotFoundError:
+            return
+        pol = profile.politeness
+        if "download_delay" in pol:
+            settings.set("DOWNLOAD_DELAY", pol["download_delay"], priority="spider")
+        if "concurrency" in pol:
+            settings.set("CONCURRENT_REQUESTS_PER_DOMAIN", pol["concurrency"], priority="spider")
+        from mcecrawl.exporters import configure_feeds
+
+        configure_feeds(settings)
+
+    def __init__(self, *args, base_url: str | None = None, since: str | None = None,
+                 limit: str | int | None = None, profile: str | None = None,
+                 algorithm: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.profile: Profile = load_profile(profile) if profile else self.load_class_profile()
+        self.base_url = base_url.rstrip("/") if base_url else None
+        self.since: str | None = date.fromisoformat(since).isoformat() if since else None
+        self.limit = int(limit) if limit not in (None, "") else None
+        self.algorithm = algorithm or self.profile.extraction.get("algorithm", "dana")
+        self.algorithm_params = dict(self.profile.extraction.get("params", {})) if not algorithm else {}
+        self._seen: set[str] = set()  # canonical URLs already requested (articles and listings)
+        self._listing_pages = 0
+        self._items = 0
+        self._done = None  # mcecrawl.extensions.DoneRecord when resuming with JOBDIR
+
+    # -- live <-> fetch URL mapping ------------------------------------------------------------
+    def to_fetch(self, live_url: str) -> str:
+        """The URL to request: the live URL, or its path on the ``base_url`` mirror."""
+        if not self.base_url or not self.profile.is_live(live_url):
+            return live_url
+        base = urlsplit(self.base_url)
+        p = urlsplit(live_url)
+        return urlunsplit((base.scheme, base.netloc, p.path, p.query, ""))
+
+    def to_live(self, url: str) -> str:
+        if self.base_url:
+            base = urlsplit(self.base_url)
+            p = urlsplit(url)
+            if p.netloc == base.netloc:
+                return urlunsplit(("https", self.profile.canonical_host, p.path, p.query, ""))
+        return url
+
+    def crawling_live_host(self) -> bool:
+        if not self.base_url:
+            return True
+        return (urlsplit(self.base_url).hostname or "").lower() in self.profile.live_hosts
+
+    # -- start -----------------------------------------------------------------------------------
+    def check_permission(self) -> None:
+        """Stop at once on a live host whose terms forbid crawling, unless the operator said yes."""
+        forbids = self.profile.forbids()
+        if not forbids or not self.crawling_live_host():
+            return
+        granted = self.settings.getlist("MCE_PERMISSION_GRANTED")
+        if self.profile.permission_granted(granted):
+            logger.warning("%s: terms forbid %s; crawling the live host because MCE_PERMISSION_GRANTED=%s",
+                           self.name, ", ".join(forbids), ",".join(granted))
+            return
+        self.crawler.stats.set_value("mcecrawl/permission_refused", self.profile.canonical_host)
+        msg = (f"{self.profile.site} ({self.profile.canonical_host}) forbids {', '.join(forbids)} "
+               f"[{self.profile.terms.get('source', 'site terms')}]. Not crawling the live site. "
+               f"If you hold the site's permission, run again with "
+               f"-s MCE_PERMISSION_GRANTED={self.profile.canonical_host.removeprefix('www.')}; "
+               f"or crawl a mirror/local copy with -a base_url=URL.")
+        logger.error(msg)
+        raise CloseSpider("permission_required")
+
+    async def start(self) -> AsyncIterator[Any]:
+        self.check_permission()
+        from mcecrawl.extensions import DoneRecord
+
+        self._done = self.crawler.get_extension(DoneRecord)
+        ep = self.profile.entry_points
+        for url in ep.get("sitemaps", []) + ep.get("news_sitemaps", []):
+            yield self._discovery_request(url, self.parse_sitemap, PRIORITY_SITEMAP)
+        for url in ep.get("feeds", []):
+            yield self._discovery_request(url, self.parse_feed, PRIORITY_FEED)
+        for url in ep.get("listings", []):
+            self._seen.add(self.profile.canonicalize(url))
+            yield self._discovery_request(url, self.parse_listing, PRIORITY_LISTING)
+
+    def _discovery_request(self, live_url: str, callback, priority: int) -> Request:
+        # dont_filter: discovery is re-seeded on every (re)start; our own canonical sets dedupe.
+        return Request(self.to_fetch(live_url), callback=callback, errback=self.on_error,
+                       priority=priority, dont_filter=True, meta={"mce_kind": callback.__name__})
+
+    # -- discovery -----------------------------------------------------------------------------
+    def _too_old(self, raw_date: str | None) -> bool:
+        iso = parse_date(raw_date)
+        return bool(self.since and iso and iso[:10] < self.since)
+
+    def consider(self, url: str, base: str | None = None, listed_date: str | None = None,
+                 from_listing: bool = False) -> Iterable[Request]:
+        """Route one discovered link: an article request, a pagination request, or nothing."""
+        if not url or url.startswith(("javascript:", "mailto:", "#")):
+            return
+        live = self.to_live(urljoin(base, url) if base else url)
+        if not self.profile.is_live(live):
+            return
+        canon = self.profile.canonicalize(live)
+        if canon in self._seen:
+            return
+        rule = self.profile.article_rule(canon)
+        if rule is not None:
+            if self._too_old(listed_date):
+                self.crawler.stats.inc_value("mcecrawl/discovery/too_old")
+                return
+            self._seen.add(canon)
+            if self._done is not None and self._done.contains(canon):
+                self.crawler.stats.inc_value("mcecrawl/resume/skipped_done")
+                return
+            if self.limit is not None and self._items >= self.limit:
+                return
+            self.crawler.stats.inc_value("mcecrawl/discovery/articles")
+            yield Request(self.to_fetch(canon), callback=self.parse_article, errback=self.on_error,
+                          priority=PRIORITY_ARTICLE, dont_filter=True,
+                          meta={"mce_canonical": canon, "mce_evidence": rule.evidence,
+                                "mce_listed_date": listed_date,
+                                "handle_httpstatus_list": ARTICLE_HTTP_STATUSES})
+        elif from_listing and self.profile.is_pagination(canon):
+            if self._listing_pages >= self.profile.max_listing_pages:
+                return
+            self._seen.add(canon)
+            self._listing_pages += 1
+            self.crawler.stats.inc_value("mcecrawl/discovery/listing_pages")
+            yield Request(self.to_fetch(canon), callback=self.parse_listing, errback=self.on_error,
+                          priority=PRIORITY_LISTING, dont_filter=True, meta={"mce_kind": "parse_listing"})
+
+    def _report_blocked(self, response: Response) -> str | None:
+        marker = self.profile.is_blocked_page(response.text if hasattr(response, "text") else "")
+        if marker:
+            host = urlsplit(response.url).hostname
+            self.crawler.stats.inc_value(f"mcecrawl/blocked/{host}")
+            logger.warning("Anti-bot challenge page (marker %r) at %s: not an article, not stored as one",
+                           marker, response.url)
+        return marker
+
+    def parse_sitemap(self, response: Response):
+        """Sitemap index -> child sitemaps; urlset (incl. Google News) -> article requests."""
+        if self._report_blocked(response):
+            return
+        body = response.body
+        if body[:2] == b"\x1f\x8b":
+            body = gzip.decompress(body)
+        try:
+            root = etree.fromstring(body, parser=_XML_PARSER)
+        except etree.XMLSyntaxError:
+            root = None
+        if root is None:
+            self.crawler.stats.inc_value("mcecrawl/discovery/bad_sitemap")
+            logger.warning("Not a sitemap: %s", response.url)
+            return
+        kind = _local(root.tag)
+        self.crawler.stats.inc_value(f"mcecrawl/discovery/sitemaps/{kind}")
+        for entry in root:
+            fields: dict[str, str] = {}
+            for el in entry.iter():
+                name = _local(el.tag)
+                if name and el.text and el.text.strip() and name not in fields:
+                    fields[name] = el.text.strip()
+            loc = fields.get("loc")
+            if not loc:
+                continue
+            if kind == "sitemapindex":
+                if self.profile.sitemap_follow and not any(p.search(loc) for p in self.profile.sitemap_follow):
+                    continue
+                if self._too_old(fields.get("lastmod")):
+                    continue
+                yield self._discovery_request(self.to_live(loc), self.parse_sitemap, PRIORITY_SITEMAP)
+            else:
+                lang = fields.get("language")
+                if self.profile.news_language and lang and lang != self.profile.news_language:
+                    continue
+                when = fields.get("publication_date") or fields.get("lastmod")
+                yield from self.consider(loc, response.url, listed_date=when)
+
+    def parse_feed(self, response: Response):
+        """RSS 2.0 ``item/link`` and Atom ``entry/link@href``, with their dates for ``since``."""
+        if self._report_blocked(response):
+            return
+        root = etree.fromstring(response.body, parser=_XML_PARSER)
+        if root is None:
+            self.crawler.stats.inc_value("mcecrawl/discovery/bad_feed")
+            return
+        for entry in root.iter():
+            if _local(entry.tag) not in ("item", "entry"):
+                continue
+            link, when = None, None
+            for child in entry:
+                name = _local(child.tag)
+                if name == "link":
+                    link = link or (child.get("href") or (child.text or "").strip())
+                elif name in ("pubDate", "published", "updated", "date") and child.text:
+                    when = when or child.text.strip()
+            if link:
+                yield from self.consider(link, response.url, listed_date=when)
+
+    def parse_listing(self, response: Response):
+        """Links of a listing page: article candidates and pagination pages."""
+        if self._report_blocked(response):
+            return
+        for href in response.css("a::attr(href)").getall():
+            yield from self.consider(href, response.url, from_listing=True)
+
+    # -- articles --------------------------------------------------------------------------------
+    def decoded(self, response: Response) -> tuple[str, dict[str, Any]]:
+        """Page text and encoding provenance: from the encoding middleware when it ran, else from
+        :func:`mcecrawl.encoding.decode` here (same function, same result)."""
+        meta = response.meta
+        if "encoding_original" in meta:
+            prov = {k: meta.get(k) for k in ("encoding_original", "encoding_source", "encoding_declared_header",
+                                             "encoding_declared_meta", "encoding_replacements")}
+            return response.text, prov
+        from mcecrawl.encoding import decode
+
+        ctype = response.headers.get(b"Content-Type")
+        d = decode(response.body, ctype.decode("latin-1") if ctype else None)
+        return d.text, {"encoding_original": d.encoding, "encoding_source": d.source,
+                        "encoding_declared_header": d.declared_header, "encoding_declared_meta": d.declared_meta,
+                        "encoding_replacements": d.replacements}
+
+    def page_metadata(self, selector) -> dict[str, Any]:
+        """Title, publication date and authors from JSON-LD, then meta tags, then markup."""
+        title = published_raw = None
+        authors: list[str] = []
+        wanted = set(self.profile.evidence.get("jsonld_types", ()))
+        for node in _jsonld_nodes(selector):
+            if wanted and not wanted.intersection(_types(node)) and "headline" not in node:
+                continue
+            title = title or node.get("headline") or node.get("name")
+            published_raw = published_raw or node.get("datePublished")
+            people = node.get("author") or []
+            for a in people if isinstance(people, list) else [people]:
+                if isinstance(a, dict) and "Person" in _types(a) and a.get("name"):
+                    authors.append(a["name"].strip())
+                elif isinstance(a, str) and a.strip():
+                    authors.append(a.strip())
+            if title and published_raw:
+                break
+        meta = selector.css
+        published_raw = published_raw or meta('meta[property="article:published_time"]::attr(content)').get() \
+            or meta('meta[name="article:published_time"]::attr(content)').get() \
+            or meta('meta[itemprop="datePublished"]::attr(content)').get() \
+            or meta("time::attr(datetime)").get()
+        title = title or meta('meta[property="og:title"]::attr(content)').get() \
+            or " ".join(meta("h1 ::text").getall()).strip() or meta("title::text").get()
+        return {"title": title.strip() if isinstance(title, str) else title,
+                "published_raw": published_raw.strip() if published_raw else None,
+                "published": parse_date(published_raw), "authors": list(dict.fromkeys(authors))}
+
+    def extra_item_fields(self, response: Response, selector) -> dict[str, Any]:
+        """Hook for site spiders: additional item fields (must exist in ArticleItem)."""
+        return {}
+
+    def parse_article(self, response: Response):
+        if self.limit is not None and self._items >= self.limit:
+            return
+        stats = self.crawler.stats
+        requested = response.meta.get("mce_canonical") or self.profile.canonicalize(self.to_live(response.url))
+        canon = self.profile.canonicalize(self.to_live(response.url))
+        if canon != requested and self.profile.article_rule(canon) is None:
+            canon = requested  # redirected to a URL outside the rules: keep the requested identity
+        text, prov = self.decoded(response)
+        base = dict(url=response.url, canonical_url=canon, site=self.profile.site, lang=self.profile.lang,
+                    algorithm=self.algorithm, params=dict(self.algorithm_params),
+                    fetched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                    schema_version=SCHEMA_VERSION, **prov)
+        marker = self.profile.is_blocked_page(text)
+        if marker:
+            stats.inc_value(f"mcecrawl/blocked/{urlsplit(response.url).hostname}")
+            logger.warning("Anti-bot challenge page (marker %r) instead of %s", marker, response.url)
+            self._items += 1
+            yield ArticleItem(**base, title=None, published=None, published_raw=None, authors=[], html="",
+                              status="blocked", reason=f"anti-bot challenge page (marker {marker!r}, HTTP {response.status})")
+            return
+        if response.status != 200:
+            stats.inc_value(f"mcecrawl/article_http_error/{response.status}")
+            logger.warning("HTTP %s for article %s: skipped", response.status, response.url)
+            return
+        selector = scrapy.Selector(text=text, type="html")
+        verdict, why = page_evidence(selector, self.profile.evidence)
+        needed = response.meta.get("mce_evidence", "veto")
+        if verdict == NOT_ARTICLE or (needed == "required" and verdict != ARTICLE):
+            stats.inc_value("mcecrawl/non_article")
+            logger.info("Not an article (%s): %s", why, response.url)
+            return
+        meta = self.page_metadata(selector)
+        if self.since and meta["published"] and meta["published"][:10] < self.since:
+            stats.inc_value("mcecrawl/too_old")
+            return
+        self._items += 1
+        yield ArticleItem(**base, **meta, html=text, **self.extra_item_fields(response, selector))
+        if self.limit is not None and self._items >= self.limit:
+            raise CloseSpider("limit")
+
+    def on_error(self, failure):
+        request = failure.request
+        host = urlsplit(request.url).hostname
+        kind = "article" if request.callback == self.parse_article else request.meta.get("mce_kind", "request")
+        self.crawler.stats.inc_value(f"mcecrawl/failed/{kind}")
+        logger.warning("Could not fetch %s %s (%s): %s", kind, request.url, host, failure.getErrorMessage())
