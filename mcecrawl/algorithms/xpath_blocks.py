@@ -115,6 +115,7 @@ BINARY_CONTROL_RATIO = 0.05
 # profile of a longer page could not be exact; it is omitted beyond this many lines.
 PROFILE_MAX_LINES = 65535
 
+FOOTER_PREFIX_CHARS = 40  # characters of a leaf compared with FOOTER_KEYWORDS (longest is 20)
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
 _FOLD = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک"})
 
@@ -131,6 +132,7 @@ class LeafNode:
     parent: etree._Element  # the element the text belongs to (block detection starts here)
     sourceline: int  # 1-based source line of `parent` (lxml; approximate for tail text)
     paragraph: int  # output layout: leaves with equal numbers share a paragraph
+    space_before: bool = False  # a white-space-only text node precedes it (rendered as a space)
 
 
 @dataclass(slots=True)
@@ -236,7 +238,28 @@ def extract_leaf_nodes(body: etree._Element) -> list[LeafNode]:
     leaves: list[LeafNode] = []
     anchors = 0  # depth of open <a href> elements
     paragraph = 0
+    space = False  # a white-space-only text node was skipped since the last leaf
     text_nodes: dict[etree._Element, int] = {}  # text nodes seen per element, for text()[i]
+
+    def add(raw: str, parent: etree._Element, index: int, owner: etree._Element) -> None:
+        nonlocal space
+        text = " ".join(raw.split())
+        if not text:
+            space = True
+            return
+        leaves.append(LeafNode(
+            xpath=f"{tree.getpath(parent)}/text()[{index}]",
+            text=text,
+            raw=raw,
+            space_before=space,
+            is_anchor=anchors > 0,
+            is_footer=text[:FOOTER_PREFIX_CHARS].casefold().translate(_FOLD).startswith(FOOTER_KEYWORDS),
+            parent=parent,
+            sourceline=owner.sourceline or 0,
+            paragraph=paragraph,
+        ))
+        space = False
+
     for event, el in etree.iterwalk(body, events=("start", "end")):
         tag = el.tag
         is_link = tag == "a" and el.get("href") is not None
@@ -246,31 +269,14 @@ def extract_leaf_nodes(body: etree._Element) -> list[LeafNode]:
             anchors += is_link
             if el.text:
                 text_nodes[el] = 1
-                _add_leaf(leaves, tree, el.text, el, anchors > 0, paragraph, index=1, owner=el)
+                add(el.text, el, 1, el)
         else:
             anchors -= is_link
             parent = el.getparent()
             if el.tail and parent is not None and el is not body:
-                index = text_nodes[parent] = text_nodes.get(parent, 0) + 1
-                _add_leaf(leaves, tree, el.tail, parent, anchors > 0, paragraph, index=index, owner=el)
+                text_nodes[parent] = text_nodes.get(parent, 0) + 1
+                add(el.tail, parent, text_nodes[parent], el)
     return leaves
-
-
-def _add_leaf(leaves, tree, raw, parent, is_anchor, paragraph, *, index, owner) -> None:
-    text = " ".join(raw.split())
-    if not text:
-        return
-    folded = text[:40].casefold().translate(_FOLD)
-    leaves.append(LeafNode(
-        xpath=f"{tree.getpath(parent)}/text()[{index}]",
-        text=text,
-        raw=raw,
-        is_anchor=is_anchor,
-        is_footer=folded.startswith(FOOTER_KEYWORDS),
-        parent=parent,
-        sourceline=owner.sourceline or 0,
-        paragraph=paragraph,
-    ))
 
 
 # --- B. Block detection ---------------------------------------------------------------------
@@ -385,7 +391,18 @@ def select_content(
 
     A leaf without a group (a lone text in the body) is judged on its own attributes
     (All Elements 1, AR 1 for a link, 0 otherwise).
+
+    Notes
+    -----
+    The text length is that of the leaf's rendered line (all leaves of its block-level
+    element, see :attr:`LeafNode.paragraph`), not of the text node alone: per node, the rule
+    would cut the full stop after an inline link (``... <a>link</a>.``) or a one-letter word
+    between two bold runs, which is not its purpose (dropping stray separators such as
+    ``|`` or ``»`` that stand on their own).
     """
+    line_length: dict[int, int] = {}
+    for leaf in leaves:
+        line_length[leaf.paragraph] = line_length.get(leaf.paragraph, 0) + len(leaf.text)
     selected = []
     for leaf, group in zip(leaves, groups):
         if group is not None:
@@ -395,7 +412,7 @@ def select_content(
             block = Block(1, int(leaf.is_anchor), length, length if leaf.is_anchor else 0)
         keep = (
             not leaf.is_footer
-            and len(leaf.text) >= min_text_length
+            and line_length[leaf.paragraph] >= min_text_length
             and (block.ar(atr_weight, anr_weight) < max_anchor_ratio
                  or (block.all_href < subject_max_href and block.all_elements > subject_min_elements))
         )
@@ -542,7 +559,7 @@ def _paragraphs(chosen: list[LeafNode]) -> list[str]:
             out.append(" ".join("".join(pieces).split()))
             pieces = []
         current = leaf.paragraph
-        pieces.append(leaf.raw)
+        pieces.append(" " + leaf.raw if leaf.space_before else leaf.raw)
     if pieces:
         out.append(" ".join("".join(pieces).split()))
     return [p for p in out if p]
