@@ -45,8 +45,8 @@ GROWTH_MODES = ("literal", "smoothed")
 # segmentation on ../shared/data/r2l (BENCHMARKS.md, "P sweep").
 P_DEFAULT = 20
 WEIGHT_DEFAULT = "chars"  # measured: see BENCHMARKS.md ("weight")
-GROWTH_DEFAULT = "literal"  # measured: see BENCHMARKS.md ("growth")
-SPLIT_DEFAULT = "block"  # measured: see BENCHMARKS.md ("split")
+GROWTH_DEFAULT = "smoothed"  # measured: see BENCHMARKS.md ("growth")
+SPLIT_DEFAULT = "tag"  # measured: see BENCHMARKS.md ("split")
 
 DEFAULTS = {"P": P_DEFAULT, "radius": SMOOTHING_RADIUS, "weight": WEIGHT_DEFAULT,
             "growth": GROWTH_DEFAULT, "split": SPLIT_DEFAULT}

@@ -55,16 +55,15 @@ _BLOCK_KEYS = np.array(sorted({int.from_bytes(t[:8].ljust(8, b"\0"), "little") f
 
 # Openings of the bodies that are never split and never count as content.  Their ends are
 # searched case-insensitively (HTML tag names are ASCII case-insensitive).
-_PROTECTED_OPEN = re.compile(rb"<!--|<script\b|<style\b", re.IGNORECASE)
+_PROTECTED_OPEN = re.compile(rb"<!--|<script\b|<style\b|<head\b", re.IGNORECASE)
 _PROTECTED_CLOSE = {
     b"<!--": re.compile(rb"-->"),
+    b"<head": re.compile(rb"</head\s*>", re.IGNORECASE),
     b"<script": re.compile(rb"</script\s*>", re.IGNORECASE),
     b"<style": re.compile(rb"</style\s*>", re.IGNORECASE),
 }
 
 _LT, _GT, _NL, _SLASH, _BANG = 0x3C, 0x3E, 0x0A, 0x2F, 0x21
-_WHITESPACE = np.zeros(256, dtype=bool)
-_WHITESPACE[[0x09, 0x0A, 0x0C, 0x0D, 0x20]] = True  # ASCII whitespace, WHATWG Infra §4.6
 _ALPHA = np.zeros(256, dtype=bool)
 _ALPHA[ord("A"):ord("Z") + 1] = _ALPHA[ord("a"):ord("z") + 1] = True
 
@@ -114,8 +113,13 @@ def protected_spans(data: bytes) -> np.ndarray:
         m = _PROTECTED_OPEN.search(data, pos)
         if m is None:
             break
-        close = _PROTECTED_CLOSE[m.group().lower()].search(data, m.end())
-        end = close.end() if close else n
+        opening = m.group().lower()
+        close = _PROTECTED_CLOSE[opening].search(data, m.end())
+        if close is None and opening == b"<head":
+            # No </head>: the head ends where the parser would guess; protect only the tag.
+            end = m.end()
+        else:
+            end = close.end() if close else n
         spans.append((m.start(), end))
         pos = end
     return np.array(spans, dtype=np.int64).reshape(-1, 2)
@@ -127,6 +131,13 @@ def _inside(positions: np.ndarray, spans: np.ndarray) -> np.ndarray:
         return np.zeros(len(positions), dtype=bool)
     k = np.searchsorted(spans[:, 0], positions, side="right") - 1
     return (k >= 0) & (positions < spans[np.maximum(k, 0), 1])
+
+
+def is_start_protected(starts: np.ndarray, spans: np.ndarray) -> np.ndarray:
+    """Mask of line starts that open or close a protected span (kept as line boundaries)."""
+    if not len(spans):
+        return np.zeros(len(starts), dtype=bool)
+    return np.isin(starts, spans.ravel())
 
 
 def _tag_name_keys(arr: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -142,7 +153,7 @@ def _tag_name_keys(arr: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return window.view("<u8").ravel()
 
 
-def segment_lines(text: str | bytes, *, split: str = "block") -> Lines:
+def segment_lines(text: str | bytes, *, split: str = "block", merge_blank: bool = True) -> Lines:
     """Split an HTML source into lines, putting tags on their own lines (R2L paper §4.1).
 
     Parameters
@@ -194,31 +205,48 @@ def segment_lines(text: str | bytes, *, split: str = "block") -> Lines:
     is_start[[0, n]] = True
     is_start[cuts] = is_start[newline_cuts] = is_start[spans.ravel()] = True
     starts = np.flatnonzero(is_start[:n])
+    if merge_blank and len(starts) > 1:
+        # A whitespace-only line is trailing space of the line before it: merged, so that
+        # pretty-printing (indentation, empty lines) changes neither the profile nor P.
+        solid = np.add.reduceat((arr > 0x20).view(np.uint8), starts, dtype=np.int32) > 0
+        solid[0] = True
+        starts = starts[solid | is_start_protected(starts, spans)]
     ends = np.append(starts[1:], n)
     protected = _inside(starts, spans)
     return Lines(data, starts, ends, protected, tag_starts, tag_ends)
 
 
 def _per_line(lines: Lines, mask: np.ndarray) -> np.ndarray:
-    """Sum a per-byte boolean ``mask`` over each line."""
+    """Sum a per-byte boolean ``mask`` over each line (int32: a line is < 2 GB)."""
     if not len(lines):
-        return np.zeros(0, dtype=np.int64)
-    return np.add.reduceat(mask, lines.starts, dtype=np.int64)
+        return np.zeros(0, dtype=np.int32)
+    # Summing the uint8 view into int32 is ~4x faster than bool into int64.
+    return np.add.reduceat(mask.view(np.uint8), lines.starts, dtype=np.int32)
 
 
 def _byte_array(lines: Lines) -> np.ndarray:
     return np.frombuffer(lines.data, dtype=np.uint8)
 
 
-def count_ascii(lines: Lines, *, weight: str = "chars") -> np.ndarray:
-    """T2 / EPL: ASCII characters per line (a character and a byte are the same here).
+def _visible_ascii(arr: np.ndarray) -> np.ndarray:
+    """Mask of printable ASCII bytes 0x21-0x7E (one wrapping subtraction, no lookup table)."""
+    return np.subtract(arr, 0x21, dtype=np.uint8) < 0x5E
 
-    Protected lines count all their characters (or bytes) as code, whatever their script, so
-    that a script's R2L strings push the line below the axis.
+
+def count_ascii(lines: Lines, *, weight: str = "chars") -> np.ndarray:
+    """T2 / EPL: ASCII characters per line, whitespace and control characters excluded.
+
+    Whitespace is neither content nor code: counted as ASCII, the indentation of pretty-printed
+    markup would weigh as code and the spaces between R2L words against the text (measured:
+    BENCHMARKS.md).  Protected lines (comments, scripts, styles, head) count all their visible
+    characters (or bytes) as code, whatever their script, so that a script's R2L strings push
+    the line below the axis.
     """
-    counts = _per_line(lines, _byte_array(lines) < 0x80)
+    arr = _byte_array(lines)
+    counts = _per_line(lines, _visible_ascii(arr))
     if lines.protected.any():
-        counts = np.where(lines.protected, count_total(lines, weight=weight), counts)
+        other = _per_line(lines, arr >= (0xC0 if weight == "chars" else 0x80))
+        counts = np.where(lines.protected, counts + other, counts)
     return counts
 
 
@@ -272,11 +300,9 @@ def count_r2l(lines: Lines, *, hebrew: bool = False, weight: str = "chars") -> n
 
 
 def count_total(lines: Lines, *, weight: str = "chars") -> np.ndarray:
-    """All characters (or bytes) per line."""
-    if weight == "bytes":
-        return lines.ends - lines.starts
+    """Visible characters (or bytes) per line: printable ASCII plus non-ASCII."""
     arr = _byte_array(lines)
-    return _per_line(lines, (arr < 0x80) | (arr >= 0xC0))
+    return _per_line(lines, _visible_ascii(arr) | (arr >= (0xC0 if weight == "chars" else 0x80)))
 
 
 def in_tag_mask(lines: Lines) -> np.ndarray:
@@ -291,22 +317,22 @@ def in_tag_mask(lines: Lines) -> np.ndarray:
 def count_content_code(lines: Lines, *, weight: str = "chars") -> tuple[np.ndarray, np.ndarray]:
     """DANAg phase 1 (§3.1): characters of content and of code per line.
 
-    Content is the text between tags (the parser's text tokens, located in their lines), without
-    whitespace; code is the markup of the tags.  Protected lines (comments, scripts, styles) were
-    removed by DANAg's preprocessing (§3): both counts are 0 there.
+    Content is the text between tags (the parser's text tokens, located in their lines), code
+    the markup of the tags; whitespace counts as neither.  Protected lines (comments, scripts,
+    styles, head) were removed by DANAg's preprocessing (§3): both counts are 0 there.
 
     Returns
     -------
     content, code : numpy.ndarray
     """
     if not len(lines):
-        z = np.zeros(0, dtype=np.int64)
+        z = np.zeros(0, dtype=np.int32)
         return z, z
     arr = _byte_array(lines)
     in_tag = in_tag_mask(lines)
-    counted = (arr < 0x80) | (arr >= 0xC0) if weight == "chars" else np.ones(len(arr), dtype=bool)
+    counted = _visible_ascii(arr) | (arr >= (0xC0 if weight == "chars" else 0x80))
     code = _per_line(lines, in_tag & counted)
-    content = _per_line(lines, ~in_tag & counted & ~_WHITESPACE[arr])
+    content = _per_line(lines, counted) - code
     code[lines.protected] = 0
     content[lines.protected] = 0
     return content, code

@@ -41,11 +41,12 @@ _DROPPED_BODY = re.compile(r"<(script|style|noscript|template)\b.*?</\1\s*>", re
 
 
 def _lines_to_paragraphs(text: str) -> list[str]:
-    """Collapse whitespace inside each line (ZWNJ and every letter kept) and drop empty lines."""
+    """Collapse whitespace inside each line (ZWNJ and every letter kept); drop lines without a
+    letter or digit and stray U+FEFF (a BOM pasted into the markup, not text)."""
     out = []
-    for line in text.split("\n"):
+    for line in text.replace("\ufeff", "").split("\n"):
         line = " ".join(line.split())  # str.split() never splits at U+200C (not whitespace)
-        if line:
+        if any(c.isalnum() for c in line):  # a lone "|" or "-" separator is not a paragraph
             out.append(line)
     return out
 

@@ -1,0 +1,112 @@
+"""R2L: main content of right-to-left pages from UTF-8 character classes (Mohammadzadeh et al. 2011).
+
+The two steps of the paper [1]_ (§4.1), each one function:
+
+1. :func:`separate_characters` — first step: per line, the characters of S1 (Arabic script:
+   U+0600-06FF, Arabic Supplement, Extended-A and Presentation Forms; ZWNJ inside Persian words
+   counts with the text; Hebrew U+0590-05FF on request) and of S2 (the first 128 characters of
+   UCS), i.e. the lengths of NEPL and EPL.  Lines come from
+   :func:`mcecrawl.algorithms.lines.segment_lines` (the paper's single-line preprocessing).
+2. :func:`find_region` — second step: formula (2) smoothing, the longest column above the
+   x-axis, and boundary growth with parameter P (default 8, §4.1 and §4.4).
+
+Output (:func:`main_content`): ``output="chars"`` is the paper's own (the R2L characters of the
+region, whitespace kept between words); ``output="parse"`` parses the region with lxml, the
+paper's future work (§6) and what DANA does.
+
+References
+----------
+.. [1] H. Mohammadzadeh, F. Schweiggert, G. Nakhaeizadeh (2011). Using UTF-8 to extract main
+   content of right to left language web pages. ICSOFT 2011, pp. 243-249.
+   DOI 10.5220/0003508502430249.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from mcecrawl.algorithms import common
+from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, count_ascii, count_r2l, segment_lines
+from mcecrawl.algorithms.parse import parse_region, r2l_characters
+from mcecrawl.algorithms.region import SMOOTHING_RADIUS, grow_boundaries, longest_column, smooth
+from mcecrawl.algorithms.result import Extraction
+
+NAME = "r2l"
+GROWTH_MODES = ("literal", "smoothed")
+OUTPUT_MODES = ("chars", "parse")
+P_DEFAULT = 8  # lines; R2L paper §4.1 default, best P for most sites in its Table 2
+WEIGHT_DEFAULT = "chars"  # the papers' string lengths of EPL/NEPL; see BENCHMARKS.md ("weight")
+GROWTH_DEFAULT = "literal"  # §4.1: stop when no line with S1 characters lies within P lines
+SPLIT_DEFAULT = "tag"  # measured: see BENCHMARKS.md ("split")
+OUTPUT_DEFAULT = "chars"  # the paper's output; "parse" keeps digits, Latin words and punctuation
+
+DEFAULTS = {"P": P_DEFAULT, "radius": SMOOTHING_RADIUS, "weight": WEIGHT_DEFAULT, "growth": GROWTH_DEFAULT,
+            "split": SPLIT_DEFAULT, "output": OUTPUT_DEFAULT, "hebrew": False}
+CHOICES = {"weight": WEIGHTS, "growth": GROWTH_MODES, "split": SPLIT_MODES, "output": OUTPUT_MODES}
+
+
+def separate_characters(lines: Lines, *, hebrew: bool = False, weight: str = WEIGHT_DEFAULT):
+    """First step (§4.1): lengths of NEPL (S1, R2L characters) and EPL (S2, ASCII) per line.
+
+    Characters in neither set (Latin-1, other scripts) count in neither.  Scripts, styles and
+    comments count wholly as EPL, so R2L strings in page data never win the region.
+    """
+    return count_r2l(lines, hebrew=hebrew, weight=weight), count_ascii(lines, weight=weight)
+
+
+def find_region(nepl: np.ndarray, epl: np.ndarray, *, P: int = P_DEFAULT, radius: int = SMOOTHING_RADIUS,
+                growth: str = GROWTH_DEFAULT):
+    """Second step (§4.1): smoothing (2), longest column above the axis, boundaries with P.
+
+    .. math:: diff_i = \\sum_{j=i-1}^{i+1} length(NEPL_j) - length(EPL_j)   \\qquad (2)
+
+    Returns
+    -------
+    (first, last, smoothed), first/last None when no column lies above the axis.
+    """
+    smoothed = smooth(nepl, epl, radius=radius)
+    seed = longest_column(smoothed)
+    if seed is None:
+        return None, None, smoothed
+    is_content = nepl > 0 if growth == "literal" else smoothed > 0
+    first, last = grow_boundaries(is_content, seed, seed, P)
+    return first, last, smoothed
+
+
+def main_content(lines: Lines, first: int, last: int, *, output: str = OUTPUT_DEFAULT,
+                 hebrew: bool = False) -> list[str]:
+    """The region's text: its S1 characters line by line (§4.1), or the parsed region (§6)."""
+    if output == "parse":
+        return parse_region(lines.source(first, last))
+    kept = [lines.source(i, i) for i in range(first, last + 1) if not lines.protected[i]]
+    return r2l_characters(kept, hebrew=hebrew)
+
+
+def r2l(text: str, **params) -> Extraction:
+    """Extract the main content of a right-to-left (Arabic-script) page with R2L.
+
+    Parameters
+    ----------
+    text : str
+        The decoded page.
+    **params
+        ``P`` (lines, default 8), ``radius`` (1), ``weight`` ("chars"/"bytes"), ``growth``
+        ("literal"/"smoothed"), ``split`` ("block"/"tag"), ``output`` ("chars"/"parse"),
+        ``hebrew`` (count Hebrew letters in S1, default False).
+
+    Returns
+    -------
+    Extraction
+        Status ``empty`` when the page has no R2L characters outside scripts and styles.
+    """
+    p = common.resolve_params(NAME, DEFAULTS, CHOICES, params)
+    lines = segment_lines(text, split=p["split"])
+    nepl, epl = separate_characters(lines, hebrew=p["hebrew"], weight=p["weight"])
+    if not nepl.any():
+        script = "Arabic-script or Hebrew" if p["hebrew"] else "Arabic-script (set hebrew=true for Hebrew)"
+        return common.empty(NAME, p, f"no R2L ({script}) characters outside scripts, styles and comments", text)
+    first, last, smoothed = find_region(nepl, epl, P=p["P"], radius=p["radius"], growth=p["growth"])
+    if first is None:
+        return common.empty(NAME, p, "no line has more R2L than ASCII characters", text)
+    region = common.profile(first, last, nepl, epl, smoothed)
+    paragraphs = main_content(lines, first, last, output=p["output"], hebrew=p["hebrew"])
+    return common.result(NAME, p, text, paragraphs, region)
