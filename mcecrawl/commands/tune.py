@@ -49,10 +49,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def choose(values: list, f1: list[float]) -> int:
-    """Index of the best value: highest mean F1; ties go to the first (smallest) value, so the
-    choice does not depend on float noise between equal plateaus."""
+    """Index of the chosen value: the highest mean F1; on a plateau of equal best values, the
+    middle of the longest run of them (the value farthest from a drop on either side, so the
+    choice survives small changes of the site), lower middle when the run has even length."""
     best = max(f1)
-    return next(i for i, v in enumerate(f1) if v == best)
+    runs, current = [], []
+    for i, v in enumerate(f1):
+        if v == best:
+            current.append(i)
+        elif current:
+            runs.append(current)
+            current = []
+    if current:
+        runs.append(current)
+    longest = max(runs, key=len)  # first of equally long runs
+    return longest[(len(longest) - 1) // 2]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,8 +92,12 @@ def run(args: argparse.Namespace) -> int:
 
     curve = []
     for value in values:
-        recs = run_pages(pages, args.algorithm, {**fixed, name: value}, gold_variant=args.gold, runner=runner,
-                         primary_only=True)
+        try:
+            recs = run_pages(pages, args.algorithm, {**fixed, name: value}, gold_variant=args.gold, runner=runner,
+                             primary_only=True)
+        except ValueError as exc:  # the algorithm's ParamError: unknown parameter or bad value
+            print(f"mcecrawl tune: {exc}", file=sys.stderr)
+            return 2
         if all(r["status"] == "error" for r in recs):
             print(f"mcecrawl tune: {args.algorithm} failed on every page with {name}={value!r}: {recs[0]['reason']}",
                   file=sys.stderr)

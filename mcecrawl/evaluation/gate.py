@@ -155,7 +155,7 @@ def main(*, baseline: str | None = None, data_root: str | None = None, update: b
                   "--algorithm", file=sys.stderr)
             return 2
         ds = [Path(d).name for d in ds]
-        new, refusals = repin(current, root, ds, algs, allow_lower)
+        new, refusals = repin(current, root, ds, algs, allow_lower=allow_lower)
         if refusals:
             print("refusing to lower floors (pass --allow-lower if this is intended):", file=sys.stderr)
             for r in refusals:

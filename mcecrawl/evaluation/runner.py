@@ -63,11 +63,16 @@ def resolve(name: str) -> Runner:
         known = ", ".join(sorted(algorithms.ALGORITHMS)) or "none registered yet"
         raise UnknownAlgorithm(f"unknown algorithm {name!r} (available: {known})")
 
+    usage_error = getattr(algorithms, "ParamError", ())
+
     def run(page: Page, params: dict) -> Extraction:
         # Pages are decoded once by the loader (with the manifest's Content-Type), so the
-        # algorithms get text; extract() must not raise, but a crash is a result here.
+        # algorithms get text.  A bad parameter is the caller's mistake and propagates; any
+        # other crash is a result for that page.
         try:
             return algorithms.extract(page.text, algorithm=name, url=page.url, **params)
+        except usage_error:
+            raise
         except Exception as exc:
             return Extraction("", (), name, params, status="error", reason=f"{type(exc).__name__}: {exc}")
 
@@ -211,8 +216,12 @@ def evaluate_dataset(dataset: Dataset, names: Sequence[str], params: dict | None
             reports.append(AlgorithmReport(name, dict(params or {}), unavailable=str(exc)))
             continue
         p = {} if name.startswith(PEER_PREFIX) else dict(params or {})
-        reports.append(AlgorithmReport(name, p, run_pages(dataset.scored(), name, p, gold_variant=gold_variant,
-                                                          runner=runner)))
+        try:
+            records = run_pages(dataset.scored(), name, p, gold_variant=gold_variant, runner=runner)
+        except ValueError as exc:  # ParamError: unknown parameter or bad value for this algorithm
+            reports.append(AlgorithmReport(name, p, unavailable=f"bad parameters: {exc}"))
+            continue
+        reports.append(AlgorithmReport(name, p, records))
     return reports
 
 

@@ -1,0 +1,77 @@
+"""``mcecrawl tune``: the HFF picks the best value by mean F1 and merges only the extraction key."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from eval_fixtures import GOLD_PARAGRAPHS, fake_algorithms, make_dataset, run_command  # noqa: F401
+
+from mcecrawl.commands.tune import choose, parse_range
+from mcecrawl.evaluation.tuning import find_profile, merge_extraction
+
+
+def test_parse_range():
+    assert parse_range("P=1..20") == ("P", list(range(1, 21)))
+    assert parse_range("P=2..10:4") == ("P", [2, 6, 10])
+    assert parse_range("w=0.5,1,x") == ("w", [0.5, 1, "x"])
+    for bad in ("P", "P=", "P=5..1", "P=a..b"):
+        with pytest.raises(Exception):
+            parse_range(bad)
+
+
+def test_choose_middle_of_best_plateau():
+    assert choose([1, 2, 3, 4, 5], [0.1, 0.9, 0.5, 0.2, 0.1]) == 1
+    assert choose([1, 2, 3, 4, 5, 6], [0.1, 0.9, 0.9, 0.9, 0.5, 0.9]) == 2  # longest run 2..4 -> 3
+    assert choose([1, 2], [0.5, 0.5]) == 0
+
+
+def test_tune_writes_profile_preserving_other_keys(tmp_path, fake_algorithms, capsys):
+    root = make_dataset(tmp_path / "mini")
+    profile = tmp_path / "fa_site.json"
+    crawler_part = {"name": "fa_site", "site": "FA", "lang": "fa", "live_hosts": ["www.fa.example"],
+                    "entry_points": {"feeds": ["https://www.fa.example/rss"]}, "articles": [{"pattern": "x"}]}
+    profile.write_text(json.dumps({**crawler_part, "extraction": {"algorithm": "first", "params": {"keep": 1},
+                                                                   "measured": "by hand"}}), encoding="utf-8")
+    assert run_command("tune", root, "--site", "fa.example", "--algorithm", "first", "--param", "P=1..5",
+                       "--profile", profile, "--json", tmp_path / "curve.json") == 0
+    out = capsys.readouterr().out
+    assert f"best P={GOLD_PARAGRAPHS}" in out
+    data = json.loads(profile.read_text(encoding="utf-8"))
+    assert {k: data[k] for k in crawler_part} == crawler_part  # the crawler's keys are untouched
+    ext = data["extraction"]
+    assert ext["algorithm"] == "first" and ext["params"] == {"keep": 1, "P": GOLD_PARAGRAPHS}
+    assert ext["measured"] == "by hand"
+    tuning = ext["tuning"]
+    assert tuning["param"] == "P" and tuning["values"] == [1, 2, 3, 4, 5] and tuning["dataset"] == "mini"
+    assert tuning["pages"] == 1  # the snippet page is not mixed with the full-gold one
+    assert max(tuning["f1"]) == tuning["f1"][GOLD_PARAGRAPHS - 1] == 1.0
+    assert json.loads((tmp_path / "curve.json").read_text())["best"] == GOLD_PARAGRAPHS
+
+
+def test_tune_all_sites_dry_run_and_errors(tmp_path, fake_algorithms, capsys):
+    root = make_dataset(tmp_path / "mini")
+    assert run_command("tune", root, "--site", "*", "-a", "first", "--param", "P=1..4", "--dry-run") == 0
+    assert "on 4 pages" in capsys.readouterr().out
+    assert run_command("tune", root, "--site", "nowhere.example", "-a", "first", "--param", "P=1..3") == 2
+    assert "sites: ar.example" in capsys.readouterr().err
+    assert run_command("tune", root, "--site", "fa.example", "-a", "nope", "--param", "P=1..3") == 2
+    assert run_command("tune", root, "--site", "fa.example", "-a", "first", "--param", "Q=1..3") == 2
+    assert run_command("tune", root, "--site", "fa.example", "-a", "crash", "--param", "P=1..3") == 2
+    # no matching bundled profile and no --profile: the curve is printed, nothing is written
+    assert run_command("tune", root, "--site", "fa.example", "-a", "first", "--param", "P=1..3") == 0
+    assert "nothing written" in capsys.readouterr().out
+
+
+def test_find_profile_and_merge(tmp_path):
+    (tmp_path / "bbc_persian.json").write_text(json.dumps({"name": "bbc_persian", "live_hosts": ["www.bbc.com"]}))
+    (tmp_path / "broken.json").write_text("{")
+    assert find_profile("bbc.com", tmp_path) == tmp_path / "bbc_persian.json"
+    assert find_profile("bbc_persian", tmp_path) == tmp_path / "bbc_persian.json"
+    assert find_profile("example.org", tmp_path) is None
+    new = tmp_path / "sub" / "new.json"
+    data = merge_extraction(new, "dana", {"P": 4}, {"param": "P"})
+    assert json.loads(new.read_text()) == data == {"extraction": {"algorithm": "dana", "params": {"P": 4},
+                                                                   "tuning": {"param": "P"}}}
+    # another algorithm replaces the params instead of merging them
+    data = merge_extraction(new, "r2l", {"P": 9}, {"param": "P"})
+    assert data["extraction"]["params"] == {"P": 9}
