@@ -15,6 +15,10 @@ COMMANDS = (
     "evaluate",
     "tune",
     "plot",
+    "index",
+    "search",
+    "export-bulk",
+    "push",
 )
 
 
