@@ -184,8 +184,9 @@ def _script_score(counts: dict[str, int]) -> float:
     return (good - bad) / (good + bad) if good + bad else 1.0
 
 
-def _profile(body: bytes, non_ascii: bytes, table: _Table) -> tuple[bool, float, float]:
-    """(strictly valid, script score, letter-run mix) of ``body`` read with ``table.codec``.
+def _profile(body: bytes, non_ascii: bytes, table: _Table) -> tuple[bool, float, float, int]:
+    """(strictly valid, script score, letter-run mix, non-ASCII letters) of ``body`` read
+    with ``table.codec``.
 
     *Mix* is the share of the edges of non-ASCII letter runs that touch an ASCII letter
     (lessons.md c.1: score only the non-ASCII runs to keep it cheap).
@@ -197,25 +198,25 @@ def _profile(body: bytes, non_ascii: bytes, table: _Table) -> tuple[bool, float,
     mix = (full.count(b"an") + full.count(b"na")) / (2 * runs) if runs else 0.0
     # A C1 control is never text: bytes 0x80-0x9F in a page labelled ISO-8859-x are the
     # windows-125x sibling's punctuation (the reason WHATWG maps latin1 to windows-1252).
-    return counts["U"] == 0 and counts["C"] == 0, _script_score(counts), mix
+    valid = counts["U"] == 0 and counts["C"] == 0
+    return valid, _script_score(counts), mix, counts["S"] + counts["M"] + counts["F"]
 
 
-def _plausible_single_byte(body: bytes, non_ascii: bytes, table: _Table) -> tuple[bool, float]:
-    """Is ``body`` strictly valid and plausible text in ``table.codec``? Returns (ok, score)."""
-    valid, score, mix = _profile(body, non_ascii, table)
+def _plausible_single_byte(body: bytes, non_ascii: bytes, table: _Table) -> tuple[bool, float, int]:
+    """Is ``body`` strictly valid and plausible text in ``table.codec``?
+
+    Returns (ok, script score, number of non-ASCII letters).
+    """
+    valid, score, mix, letters = _profile(body, non_ascii, table)
     if not valid:
-        return False, -1.0
+        return False, -1.0, letters
     if table.script == "LATIN":
         # Latin mojibake of a non-Latin page is all letters, so the script score cannot tell;
         # where the letters sit can.  A page without non-ASCII letters has no evidence against.
-        ok = score >= MIN_SCRIPT_SCORE and (mix >= LATIN_MIN_MIX or _letters(non_ascii, table) == 0)
+        ok = score >= MIN_SCRIPT_SCORE and (mix >= LATIN_MIN_MIX or letters == 0)
     else:
         ok = score >= MIN_SCRIPT_SCORE and mix <= NON_LATIN_MAX_MIX
-    return ok, score
-
-
-def _letters(non_ascii: bytes, table: _Table) -> int:
-    return len(non_ascii) - non_ascii.translate(table.letters).count(b".")
+    return ok, score, letters
 
 
 def _plausible_text(text: str, codec: str) -> bool:
@@ -271,12 +272,13 @@ def _step_utf8(body: bytes) -> tuple[str, int] | None:
 def _step_r2l(body: bytes, non_ascii: bytes) -> tuple[str, str] | None:
     """Step 4: the plausible R2L candidate with the best script score; on a tie the narrower
     code page (fewer defined bytes: ISO-8859-6 over windows-1256), since windows-1256 decodes
-    any byte and "it decoded" is no evidence for it."""
+    any byte and "it decoded" is no evidence for it.  Without a single non-ASCII letter
+    (curly quotes, NBSP only) there is no evidence for any script: left to chardet."""
     best = None
     for codec in R2L_CANDIDATES:
         table = _table(codec)
-        ok, score = _plausible_single_byte(body, non_ascii, table)
-        if ok and (best is None or (score, -table.width) > (best[0], -best[1].width)):
+        ok, score, letters = _plausible_single_byte(body, non_ascii, table)
+        if ok and letters and (best is None or (score, -table.width) > (best[0], -best[1].width)):
             best = (score, table)
     return (body.decode(best[1].codec), best[1].codec) if best else None
 

@@ -51,9 +51,18 @@ def rewrite_declarations(text: str) -> tuple[str, int]:
         cut = end.start()
     else:  # cut after a tag end, so no declaration is split
         cut = text.rfind(">", 0, HEAD_SCAN_CHARS) + 1 if len(text) > HEAD_SCAN_CHARS else len(text)
-    head, n_meta = _META_CHARSET_RE.subn(r"\g<1>utf-8", text[:cut])
-    head, n_xml = _XML_ENCODING_RE.subn(r"\g<1>utf-8", head, count=1)
-    return (head + text[cut:], n_meta + n_xml) if n_meta + n_xml else (text, 0)
+    changed = 0
+
+    def to_utf8(m: re.Match) -> str:
+        nonlocal changed
+        if m.group(2).lower() in ("utf-8", "utf8"):
+            return m.group(0)
+        changed += 1
+        return m.group(1) + "utf-8"
+
+    head = _META_CHARSET_RE.sub(to_utf8, text[:cut])
+    head = _XML_ENCODING_RE.sub(to_utf8, head, count=1)
+    return (head + text[cut:], changed) if changed else (text, 0)
 
 
 def utf8_content_type(content_type: str | None, response: TextResponse) -> str:
@@ -139,3 +148,161 @@ class EncodingNormalizationMiddleware:
                 logger.warning("%d replacement character(s) decoding %s as %s (step %s; header %s, meta %s)",
                                decoded.replacements, response.url, decoded.encoding, decoded.source,
                                decoded.declared_header, decoded.declared_meta)
+
+
+# --- Corpus quality: WARC archive of original responses (issue 6) --------------------------
+
+# Rotate WARC files at this size (lessons.md c.7: ~1 GB, the common crawler convention).
+WARC_MAX_BYTES = 1024**3
+# Request meta key carrying the WARC-Record-ID of the response record (copied into the item).
+WARC_META_KEY = "warc_record_id"
+
+
+class WarcArchiveMiddleware:
+    """Archive every downloaded response with its request as WARC/1.1 records (warcio).
+
+    It sits nearer the downloader than the encoding and decompression middlewares (order 595 >
+    HttpCompressionMiddleware 590 > EncodingNormalizationMiddleware 585), so the record holds the
+    bytes and headers as the server sent them (compressed, original charset; ``Transfer-Encoding``
+    is dropped because the body is already de-chunked).  Redirect responses are handled by
+    RedirectMiddleware (600) first and are not archived; their targets are.  The response record's
+    ``WARC-Record-ID`` goes into ``request.meta["warc_record_id"]`` (the spider sees it as
+    ``response.meta``; :class:`WarcRecordIdSpiderMiddleware` copies it into items).
+    ``mcecrawl reextract`` rebuilds a corpus from these files without crawling again.
+
+    Files: ``MCE_WARC_DIR/<spider>-<UTC time>-<serial>.warc.gz``, written as ``*.open`` and renamed
+    when rotated at ``MCE_WARC_MAX_BYTES`` or when the spider closes.
+    Settings: ``MCE_WARC_ENABLED`` (False), ``MCE_WARC_DIR``, ``MCE_WARC_MAX_BYTES``, ``MCE_WARC_GZIP``.
+    Stats: ``mcecrawl/warc/{records,bytes,files}``.
+    """
+
+    def __init__(self, crawler: Crawler):
+        settings = crawler.settings
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.directory = settings.get("MCE_WARC_DIR") or "output/%(name)s/warc"
+        self.max_bytes = settings.getint("MCE_WARC_MAX_BYTES", WARC_MAX_BYTES)
+        self.gzip = settings.getbool("MCE_WARC_GZIP", True)
+        self._file = None
+        self._writer = None
+        self._path = None
+        self._serial = 0
+        from scrapy import signals
+
+        crawler.signals.connect(self.close, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> WarcArchiveMiddleware:
+        if not crawler.settings.getbool("MCE_WARC_ENABLED", False):
+            raise NotConfigured("MCE_WARC_ENABLED is off")
+        return cls(crawler)
+
+    def _spider_name(self) -> str:
+        spider = getattr(self.crawler, "spider", None)
+        return getattr(spider, "name", None) or "crawl"
+
+    def _open(self) -> None:
+        from datetime import datetime, timezone
+        from pathlib import Path
+
+        from warcio.warcwriter import WARCWriter
+
+        name = self._spider_name()
+        directory = Path(self.directory % {"name": name})
+        directory.mkdir(parents=True, exist_ok=True)
+        self._serial += 1
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%d%H%M%S")
+        filename = f"{name}-{stamp}-{self._serial:05d}.warc" + (".gz" if self.gzip else "")
+        self._path = directory / filename
+        self._file = open(str(self._path) + ".open", "wb")
+        self._writer = WARCWriter(self._file, gzip=self.gzip, warc_version="1.1")
+        import mcecrawl
+
+        self._writer.write_record(self._writer.create_warcinfo_record(filename, {
+            "software": f"mcecrawl/{mcecrawl.__version__} (warcio)",
+            "format": "WARC File Format 1.1",
+            "description": f"responses of spider {name} as received, before decompression and re-encoding",
+        }))
+        self.stats.inc_value("mcecrawl/warc/files")
+
+    def _finish_file(self) -> None:
+        import os
+
+        if self._file is not None:
+            self._file.close()
+            os.replace(str(self._path) + ".open", self._path)
+            logger.info("WARC archive written: %s", self._path)
+        self._file = self._writer = None
+
+    def close(self) -> None:
+        self._finish_file()
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        from io import BytesIO
+        from http import HTTPStatus
+        from urllib.parse import urlsplit
+
+        from warcio.statusandheaders import StatusAndHeaders
+
+        if self._file is not None and self._file.tell() >= self.max_bytes:
+            self._finish_file()
+        if self._file is None:
+            self._open()
+        try:
+            reason = HTTPStatus(response.status).phrase
+        except ValueError:
+            reason = "Unknown"
+        protocol = getattr(response, "protocol", None) or "HTTP/1.1"
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, vs in response.headers.items() for v in vs
+                   if k.lower() != b"transfer-encoding"]
+        http_headers = StatusAndHeaders(f"{response.status} {reason}", headers, protocol=protocol)
+        record = self._writer.create_warc_record(response.url, "response", payload=BytesIO(response.body),
+                                                 http_headers=http_headers)
+        record_id = record.rec_headers.get_header("WARC-Record-ID")
+        parts = urlsplit(request.url)
+        target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        req_headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, vs in request.headers.items() for v in vs]
+        req_headers.insert(0, ("Host", parts.netloc))
+        request_record = self._writer.create_warc_record(
+            request.url, "request", payload=BytesIO(request.body or b""),
+            http_headers=StatusAndHeaders(f"{request.method} {target} HTTP/1.1", req_headers, is_http_request=True),
+            warc_headers_dict={"WARC-Concurrent-To": record_id})
+        before = self._file.tell()
+        self._writer.write_record(record)
+        self._writer.write_record(request_record)
+        self.stats.inc_value("mcecrawl/warc/records", 2)
+        self.stats.inc_value("mcecrawl/warc/bytes", self._file.tell() - before)
+        request.meta[WARC_META_KEY] = record_id
+        return response
+
+
+class WarcRecordIdSpiderMiddleware:
+    """Copy ``response.meta["warc_record_id"]`` into every item the spider yields for that response."""
+
+    def __init__(self, crawler: Crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> WarcRecordIdSpiderMiddleware:
+        if not crawler.settings.getbool("MCE_WARC_ENABLED", False):
+            raise NotConfigured("MCE_WARC_ENABLED is off")
+        return cls(crawler)
+
+    def _fill(self, item, response):
+        from itemadapter import ItemAdapter, is_item
+
+        record_id = response.meta.get(WARC_META_KEY) if response is not None else None
+        if record_id and is_item(item):
+            try:
+                ItemAdapter(item)[WARC_META_KEY] = record_id
+            except KeyError:  # an item class without the field
+                pass
+        return item
+
+    def process_spider_output(self, response, result):
+        for o in result:
+            yield self._fill(o, response)
+
+    async def process_spider_output_async(self, response, result):
+        async for o in result:
+            yield self._fill(o, response)

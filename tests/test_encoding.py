@@ -1,0 +1,268 @@
+"""mcecrawl.encoding.decode: the lessons.md c.1 scenarios, legacy round trips, other scripts."""
+from __future__ import annotations
+
+import codecs
+import gzip
+import json
+import random
+from collections import defaultdict
+
+import pytest
+
+from encoding_cases import (Case, heavy_page, legacy_bytes, other_script_cases, real_page_cases, round_trip_cases,
+                            small_page, synthetic_cases)
+from mcecrawl.encoding import Decoded, decode, resolve_label
+
+STEPS = {"bom", "utf-8", "header", "meta", "r2l", "chardet", "fallback", "forced", "empty"}
+
+
+def _html(lang: str, meta: str | None = None) -> str:
+    return small_page(lang, meta)
+
+
+# --- lessons.md c.1: lying declarations (S1-S5), fa and ar -----------------------------------
+
+@pytest.mark.parametrize("lang", ["fa", "ar"])
+def test_s1_header_latin1_meta_utf8_body_utf8(lang):
+    html = _html(lang, "utf-8")
+    d = decode(html.encode("utf-8"), "text/html; charset=ISO-8859-1")
+    assert (d.text, d.encoding, d.source, d.replacements) == (html, "utf-8", "utf-8", 0)
+    assert d.declared_header == "cp1252" and d.declared_meta == "utf-8"
+
+
+@pytest.mark.parametrize("lang", ["fa", "ar"])
+def test_s2_header_utf8_meta_1256_body_1256(lang):
+    body = legacy_bytes(_html(lang, "windows-1256"), "cp1256")
+    d = decode(body, "text/html; charset=utf-8")
+    assert (d.text, d.encoding, d.source, d.replacements) == (body.decode("cp1256"), "cp1256", "meta", 0)
+    assert d.declared_header == "utf-8" and d.declared_meta == "cp1256"
+
+
+@pytest.mark.parametrize("lang", ["fa", "ar"])
+def test_s3_stale_meta_1256_on_utf8_body(lang):
+    html = _html(lang, "windows-1256")
+    d = decode(html.encode("utf-8"), "text/html")
+    assert (d.text, d.encoding, d.source) == (html, "utf-8", "utf-8")
+    assert d.declared_meta == "cp1256"
+
+
+@pytest.mark.parametrize("lang", ["fa", "ar", "ur", "ps"])
+@pytest.mark.parametrize("build", [small_page, heavy_page, lambda lang: heavy_page(lang, sparse=True)],
+                         ids=["small", "heavy-300KB", "heavy-300KB-one-sentence"])
+def test_s4_nothing_declared_body_1256(lang, build):
+    body = legacy_bytes(build(lang), "cp1256")
+    d = decode(body, None)
+    assert (d.text, d.encoding, d.source) == (body.decode("cp1256"), "cp1256", "r2l")
+
+
+def test_s4_heavy_page_is_mostly_markup():
+    body = legacy_bytes(heavy_page("fa", sparse=True), "cp1256")
+    assert len(body) >= 300_000 and len(body.translate(None, bytes(range(128)))) < 0.001 * len(body)
+
+
+@pytest.mark.parametrize("lang", ["fa", "ar"])
+def test_s5_header_1256_body_1256(lang):
+    body = legacy_bytes(_html(lang), "cp1256")
+    d = decode(body, "text/html; charset=windows-1256")
+    assert (d.text, d.encoding, d.source) == (body.decode("cp1256"), "cp1256", "header")
+
+
+@pytest.mark.parametrize("build", [small_page, heavy_page], ids=["small", "heavy"])
+def test_iso_8859_6_versus_windows_1256(build):
+    html = build("ar")
+    iso, win = legacy_bytes(html, "iso8859-6"), legacy_bytes(html, "cp1256")
+    assert iso != win
+    d_iso, d_win = decode(iso), decode(win)
+    assert (d_iso.encoding, d_iso.text) == ("iso8859-6", iso.decode("iso8859-6"))
+    assert (d_win.encoding, d_win.text) == ("cp1256", win.decode("cp1256"))
+    # windows-1256 decodes every byte; a windows-1256 label on ISO-8859-6 bytes is implausible.
+    lied = decode(iso, "text/html; charset=windows-1256")
+    assert (lied.encoding, lied.source) == ("iso8859-6", "r2l")
+
+
+def test_utf8_bom():
+    html = _html("fa", "utf-8")
+    d = decode(codecs.BOM_UTF8 + html.encode("utf-8"), "text/html; charset=windows-1256")
+    assert (d.text, d.encoding, d.source) == (html, "utf-8-sig", "bom")
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
+def test_utf16_utf32_with_bom(codec):
+    html = _html("ar", "utf-16")
+    body = html.encode(codec) if codec != "utf-16-be" else codecs.BOM_UTF16_BE + html.encode(codec)
+    d = decode(body, "text/html")
+    assert (d.text, d.source) == (html, "bom")
+
+
+def test_utf16_without_bom_trusts_a_plausible_label():
+    html = _html("fa")
+    d = decode(html.encode("utf-16-le"), "text/html; charset=utf-16le")
+    assert (d.text, d.encoding, d.source) == (html, "utf-16-le", "header")
+
+
+def test_utf16_label_on_legacy_bytes_is_ignored():
+    body = legacy_bytes(_html("ar"), "cp1256")
+    body += b" " * (len(body) % 2)  # even length, so UTF-16 decodes strictly
+    d = decode(body, "text/html; charset=utf-16le")
+    assert (d.encoding, d.source) == ("cp1256", "r2l")
+
+
+@pytest.mark.parametrize("codec", ["cp1255", "iso8859-8"])
+def test_hebrew(codec):
+    body = _html("he").encode(codec)
+    d = decode(body, f"text/html; charset={codec}")
+    assert (d.text, d.encoding, d.source) == (body.decode(codec), codec, "header")
+    # Plain letters are the same bytes in both code pages; unlabelled, the narrower one wins.
+    d = decode(body)
+    assert (d.text, d.encoding, d.source) == (body.decode(codec), "iso8859-8", "r2l")
+
+
+def test_hebrew_niqqud_forces_windows_1255():
+    html = _html("he").replace("העירייה", "הָעִירִיָּה")  # points exist only in windows-1255
+    d = decode(html.encode("cp1255"))
+    assert (d.text, d.encoding) == (html, "cp1255")
+
+
+def test_iso_8859_8_i_label():
+    body = _html("he").encode("iso8859-8")
+    d = decode(body, "text/html; charset=ISO-8859-8-I")
+    assert (d.declared_header, d.encoding, d.source) == ("iso8859-8", "iso8859-8", "header")
+
+
+@pytest.mark.parametrize("body", [
+    gzip.compress(b"<html>" + bytes(range(256)) * 40),
+    b"\x89PNG\r\n\x1a\n" + random.Random(4).randbytes(20_000),
+    b"%PDF-1.4\n" + random.Random(5).randbytes(5_000),
+], ids=["gzip", "png", "pdf"])
+def test_binary_body_never_raises(body):
+    d = decode(body, "application/octet-stream")
+    assert isinstance(d, Decoded) and d.source in STEPS - {"utf-8", "bom", "empty", "forced"}
+    assert len(d.text) >= len(body) // 4
+    if d.source == "fallback":
+        assert d.encoding == "cp1252" and d.replacements == d.text.count("\ufffd")
+
+
+@pytest.mark.parametrize("body", [b"", None])
+def test_empty_body(body):
+    d = decode(body, "text/html; charset=windows-1256")
+    assert (d.text, d.source, d.replacements, d.declared_header) == ("", "empty", 0, "cp1256")
+
+
+def test_ascii_body_is_utf8():
+    d = decode(b"<html><p>&#1587;&#1604;&#1575;&#1605;</p></html>", "text/html; charset=windows-1256")
+    assert (d.encoding, d.source) == ("utf-8", "utf-8")
+
+
+def test_utf8_cut_inside_its_last_character():
+    body = _html("fa").encode("utf-8")
+    cut = body.rindex("ر".encode("utf-8")) + 1
+    d = decode(body[:cut])
+    assert (d.encoding, d.source, d.replacements) == ("utf-8", "utf-8", 1)
+    assert d.text == body[: cut - 1].decode("utf-8") + "\ufffd"
+
+
+def test_invalid_utf8_in_the_middle_is_not_utf8():
+    body = _html("fa").encode("utf-8")
+    body = body[:200] + b"\xff" + body[200:]
+    assert decode(body).source != "utf-8"
+
+
+def test_force_wins_and_counts_replacements():
+    body = _html("ar").encode("utf-8")
+    d = decode(body, "text/html; charset=utf-8", force="windows-1256")
+    assert (d.encoding, d.source) == ("cp1256", "forced")
+    assert decode(b"\x81\x8d abc", force="iso-8859-1").replacements == 2  # windows-1252 holes
+
+
+def test_unknown_force_label_is_ignored():
+    html = _html("ar")
+    d = decode(html.encode("utf-8"), force="no-such-charset")
+    assert (d.text, d.source) == (html, "utf-8")
+
+
+def test_fallback_counts_replacements():
+    body = b"<p>" + b"\x81\x8d\x8f\x90\x9d" * 3 + bytes(range(0xC0, 0x100)) * 3 + b"</p>"
+    d = decode(body)
+    if d.source == "fallback":
+        assert d.replacements == 15 == d.text.count("\ufffd")
+    else:  # a validated detector answer has no replacements
+        assert d.replacements == 0 and "\ufffd" not in d.text
+
+
+def test_multibyte_label_superset():
+    text = "<html><head><meta charset=gb2312></head><p>北京市今天发布了新的交通规定，鼓励市民乘坐公共交通出行。</p></html>"
+    body = text.encode("gbk")
+    d = decode(body, "text/html")
+    assert (d.text, d.encoding, d.source, d.declared_meta) == (text, "gb18030", "meta", "gb18030")
+
+
+@pytest.mark.parametrize("label, codec", [("ISO-8859-1", "cp1252"), ("latin1", "cp1252"), ("ascii", "cp1252"),
+                                          ("gb2312", "gb18030"), ("GBK", "gb18030"), ("windows-1256", "cp1256"),
+                                          ("iso-8859-6", "iso8859-6"), ("iso-8859-8-i", "iso8859-8"),
+                                          ("x-mac-arabic", "mac-arabic"), ("utf-7", None), ("bogus", None), ("", None)])
+def test_resolve_label(label, codec):
+    assert resolve_label(label) == codec
+
+
+# --- round trips: every case must come back exactly --------------------------------------------
+
+def _failures(cases: list[Case]) -> dict[str, list[str]]:
+    failed = defaultdict(list)
+    for case in cases:
+        d = decode(case.body, case.content_type)
+        if d.text != case.expected:
+            failed[case.scenario].append(f"{case.name}: got {d.encoding} via {d.source}")
+    return dict(failed)
+
+
+def test_round_trips_of_hand_written_pages():
+    cases = synthetic_cases()
+    assert {c.scenario for c in cases} == {"true_labels", "false_header", "false_header_true_meta", "false_meta",
+                                           "no_label"}
+    assert _failures(cases) == {}
+
+
+def test_other_scripts_with_true_labels_come_back_exactly():
+    cases = other_script_cases()
+    assert {c.codec for c in cases} == {"cp1251", "iso8859-7", "iso8859-2", "cp1252"}
+    assert _failures(cases) == {}
+
+
+@pytest.fixture(scope="module")
+def real_cases(shared_data) -> list[Case]:
+    return real_page_cases(shared_data)
+
+
+@pytest.mark.parametrize("scenario", ["true_labels", "false_header", "false_header_true_meta", "false_meta",
+                                      "no_label"])
+def test_round_trips_of_real_pages(real_cases, scenario):
+    cases = [c for c in real_cases if c.scenario == scenario]
+    assert {c.codec for c in cases} == {"cp1256", "iso8859-6", "cp1255"}
+    assert len({c.name.split("/")[0] for c in cases}) == 18
+    assert _failures(cases) == {}
+
+
+def test_real_pages_decode_as_utf8_whatever_the_labels(shared_data):
+    from encoding_cases import shared_r2l_pages
+    for page_id, _lang, html in shared_r2l_pages(shared_data)[:6]:
+        d = decode(html.encode("utf-8"), "text/html; charset=windows-1256")
+        assert (d.text, d.source) == (html, "utf-8"), page_id
+
+
+def test_round_trip_case_builder_writes_references_for_unencodable_chars():
+    cases = round_trip_cases("t", "<p>۱۲۳ ی ک گ 😀</p>", "cp1256")
+    body = cases[0].body
+    assert b"&#1777;" in body and b"&#128512;" in body and "ي ك گ".encode("cp1256") in body
+
+
+def test_shared_encoding_samples(shared_data):
+    root = shared_data / "encodings"
+    with open(root / "manifest.jsonl", encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    assert len(records) == 8
+    for rec in records:
+        body = (root / "pages" / f"{rec['id']}.html").read_bytes()
+        ctype = f"text/xml; charset={rec['http_charset']}" if rec.get("http_charset") else None
+        d = decode(body, ctype)
+        assert d.text == body.decode(rec["true_encoding"]), rec["id"]
+        assert d.source in {"r2l", "meta", "header"} and d.replacements == 0, rec["id"]
