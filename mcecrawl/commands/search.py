@@ -17,14 +17,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--since", metavar="DATE", help="only documents published on or after DATE (YYYY-MM-DD)")
     parser.add_argument("-n", "--limit", type=int, default=10, help="number of hits (default 10)")
     parser.add_argument("--json", action="store_true", help="one JSON object per hit (JSON lines)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds to wait while a writer holds an exclusive lock (default 5)")
 
 
 def run(args: argparse.Namespace) -> int:
     from mcecrawl.search.documents import SearchIndexError
-    from mcecrawl.search.index import SearchIndex
+    from mcecrawl.search.index import LOCK_TIMEOUT, SearchIndex
 
     try:
-        with SearchIndex(args.db, readonly=True) as index:
+        with SearchIndex(args.db, readonly=True, timeout=args.timeout or LOCK_TIMEOUT) as index:
             hits = index.search(args.query, site=args.site, lang=args.lang, since=args.since, limit=args.limit)
     except SearchIndexError as e:
         print(f"mcecrawl search: error: {e}", file=sys.stderr)
