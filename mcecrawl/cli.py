@@ -19,6 +19,8 @@ COMMANDS = (
     "search",
     "export-bulk",
     "push",
+    "reextract",
+    "stats",
 )
 
 

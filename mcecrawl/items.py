@@ -44,5 +44,17 @@ class ArticleItem(scrapy.Item):
     fetched_at = scrapy.Field()  # ISO-8601 UTC
     extraction_ms = scrapy.Field()
     schema_version = scrapy.Field()
+    # corpus quality (issue 6: mcecrawl.corpus, CorpusQualityPipeline)
+    text_norm = scrapy.Field()  # normalised copy of text for dedup/search (mcecrawl.corpus.normalize)
+    lang_detected = scrapy.Field()  # py3langid among fa/ar/ur/ps/en/he, "und" when unsure
+    lang_confidence = scrapy.Field()
+    lang_mismatch = scrapy.Field()  # detected differs from the declared lang
+    duplicate_of = scrapy.Field()  # URL of the first copy (this or an earlier run), None if new
+    duplicate_kind = scrapy.Field()  # exact | near | None
+    duplicate_similarity = scrapy.Field()  # 1.0 exact, estimated Jaccard for near
+    duplicate_cross_site = scrapy.Field()  # the first copy came from another site (syndication)
+    calendar = scrapy.Field()  # calendar published_raw was written in: gregorian | jalali | hijri
+    published_source = scrapy.Field()  # jsonld | meta | time | raw | text
+    warc_record_id = scrapy.Field()  # WARC-Record-ID of the archived response (MCE_WARC_ENABLED)
     # internal: the decoded page, consumed and removed by ExtractionPipeline
     html = scrapy.Field()

@@ -97,3 +97,79 @@ class ExtractionPipeline:
         adapter["extraction_ms"] = round(ms, 2)
         for key, default in (("authors", []), ("title", None), ("published", None), ("published_raw", None)):
             adapter.setdefault(key, default)
+
+
+class CorpusQualityPipeline:
+    """Normalised text, detected language, cross-run duplicates and calendar-aware dates (issue 6).
+
+    Runs after :class:`ExtractionPipeline` (``ITEM_PIPELINES`` 400 > 300) on the extracted
+    ``text``; fills the fields of :data:`mcecrawl.corpus.quality.QUALITY_FIELDS` via
+    :class:`~mcecrawl.corpus.quality.CorpusQuality`.  Duplicates are written with
+    ``duplicate_of`` (the first copy's URL, possibly from an earlier run or another site) unless
+    ``MCE_DEDUP_DROP`` is set.  Only items with text are checked for duplicates.
+
+    Settings: ``MCE_CORPUS_ENABLED`` (True), ``MCE_NORMALIZE_DIGITS`` ("latin"),
+    ``MCE_NORMALIZE_KEEP_HARAKAT`` (False), ``MCE_NORMALIZE_ZWNJ`` ("keep"), ``MCE_LANGID_ENABLED``
+    (True), ``MCE_DEDUP_ENABLED`` (True), ``MCE_DEDUP_DB`` (SQLite path, shared by all spiders so
+    syndication across sites is found), ``MCE_DEDUP_DROP`` (False), ``MCE_DEDUP_THRESHOLD`` (0.5),
+    ``MCE_DATES_ENABLED`` (True).
+    Stats: ``mcecrawl/corpus/{items,lang_detected/<l>,lang_mismatch,lang_mismatch/<declared>-><detected>,
+    duplicates/<kind>,duplicates/cross_site,duplicates_dropped,calendar/<c>,undated,ms_total}``.
+    """
+
+    def __init__(self, crawler):
+        from mcecrawl.corpus.dedup import NEAR_DUP_THRESHOLD, DedupStore
+        from mcecrawl.corpus.quality import CorpusQuality
+
+        settings = crawler.settings
+        self.stats = crawler.stats
+        self.drop = settings.getbool("MCE_DEDUP_DROP", False)
+        store = None
+        if settings.getbool("MCE_DEDUP_ENABLED", True):
+            path = settings.get("MCE_DEDUP_DB") or ":memory:"
+            store = DedupStore(path, threshold=settings.getfloat("MCE_DEDUP_THRESHOLD", NEAR_DUP_THRESHOLD))
+            logger.info("Dedup store %s: %d texts from earlier runs", path, len(store))
+        self.quality = CorpusQuality(
+            store=store,
+            normalize_params={"digits": settings.get("MCE_NORMALIZE_DIGITS") or "latin",
+                              "harakat": settings.getbool("MCE_NORMALIZE_KEEP_HARAKAT", False),
+                              "zwnj": settings.get("MCE_NORMALIZE_ZWNJ") or "keep"},
+            langid=settings.getbool("MCE_LANGID_ENABLED", True),
+            dates=settings.getbool("MCE_DATES_ENABLED", True),
+        )
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        from scrapy.exceptions import NotConfigured
+
+        if not crawler.settings.getbool("MCE_CORPUS_ENABLED", True):
+            raise NotConfigured("MCE_CORPUS_ENABLED is off")
+        return cls(crawler)
+
+    def close_spider(self) -> None:
+        if self.quality.store is not None:
+            self.quality.store.close()
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        t0 = time.perf_counter()
+        self.quality.apply(adapter, html=None)
+        inc = self.stats.inc_value
+        inc("mcecrawl/corpus/items")
+        inc("mcecrawl/corpus/ms_total", int((time.perf_counter() - t0) * 1000))
+        if adapter.get("lang_detected"):
+            inc(f"mcecrawl/corpus/lang_detected/{adapter['lang_detected']}")
+        if adapter.get("lang_mismatch"):
+            inc("mcecrawl/corpus/lang_mismatch")
+            inc(f"mcecrawl/corpus/lang_mismatch/{adapter.get('lang')}->{adapter['lang_detected']}")
+            logger.info("Language mismatch: declared %s, detected %s (%.2f): %s", adapter.get("lang"),
+                        adapter["lang_detected"], adapter.get("lang_confidence") or 0.0, adapter.get("url"))
+        inc(f"mcecrawl/corpus/calendar/{adapter['calendar']}" if adapter.get("calendar") else "mcecrawl/corpus/undated")
+        if adapter.get("duplicate_of"):
+            inc(f"mcecrawl/corpus/duplicates/{adapter.get('duplicate_kind')}")
+            if adapter.get("duplicate_cross_site"):
+                inc("mcecrawl/corpus/duplicates/cross_site")
+            if self.drop:
+                inc("mcecrawl/corpus/duplicates_dropped")
+                raise DropItem(f"{adapter.get('duplicate_kind')} duplicate of {adapter['duplicate_of']}")
+        return item

@@ -82,5 +82,31 @@ FEED_EXPORTERS = {
 MCE_REJECTS_FEED = None
 
 # --- Corpus quality: normalisation, language ID, dedup, dates, WARC (issue 6) ---
+# CorpusQualityPipeline adds text_norm, lang_detected/lang_confidence, duplicate_of, published/calendar.
+MCE_CORPUS_ENABLED = True
+MCE_DATES_ENABLED = True  # JSON-LD/meta/raw then text; Jalali and Umm al-Qura Hijri -> ISO-8601
+MCE_DEDUP_ENABLED = True
+# One store for every spider and run: cross-run and cross-site (syndicated) copies are found.
+MCE_DEDUP_DB = "output/dedup.sqlite"
+MCE_DEDUP_DROP = False  # False: write duplicates marked duplicate_of; True: drop them
+MCE_DEDUP_THRESHOLD = 0.5  # estimated Jaccard of char-5-gram shingles (mcecrawl/corpus/dedup.py)
+MCE_LANGID_ENABLED = True
+MCE_NORMALIZE_DIGITS = "latin"  # latin | native | keep
+MCE_NORMALIZE_KEEP_HARAKAT = False
+MCE_NORMALIZE_ZWNJ = "keep"  # keep | space | remove
+# WARC/1.1 archive of every response as received (original bytes and headers), for reextract.
+MCE_WARC_ENABLED = False
+MCE_WARC_DIR = "output/%(name)s/warc"
+MCE_WARC_GZIP = True
+MCE_WARC_MAX_BYTES = 1024**3  # rotate at 1 GB (lessons.md c.7)
+# 400: after ExtractionPipeline (300) produced text.
+ITEM_PIPELINES["mcecrawl.pipelines.CorpusQualityPipeline"] = 400
+# 595: nearer the downloader than HttpCompressionMiddleware (590) and EncodingNormalizationMiddleware
+# (585), so the archive holds the server's bytes, not the decompressed/re-encoded ones.
+DOWNLOADER_MIDDLEWARES["mcecrawl.middlewares.WarcArchiveMiddleware"] = 595
+# Copies response.meta["warc_record_id"] into the spider's items (other groups add with SPIDER_MIDDLEWARES[...]).
+SPIDER_MIDDLEWARES = {
+    "mcecrawl.middlewares.WarcRecordIdSpiderMiddleware": 800,
+}
 
 # --- Search index (issue 7) ---
