@@ -24,6 +24,8 @@ from typing import Iterable
 
 from lxml import etree
 
+from mcecrawl.algorithms.common import resolve_params
+from mcecrawl.algorithms.parse import find_title
 from mcecrawl.algorithms.result import Extraction, Region
 
 __all__ = [
@@ -166,6 +168,18 @@ class Block:
     def ar(self, atr_weight: float = ATR_WEIGHT, anr_weight: float = ANR_WEIGHT) -> float:
         """Anchor Ratio: ``atr_weight * ATR + anr_weight * ANR`` (0.75 and 0.25 in the paper)."""
         return atr_weight * self.atr + anr_weight * self.anr
+
+
+# Keyword parameters of xpath_blocks and their defaults (strings from the CLI are coerced).
+DEFAULTS = {
+    "max_anchor_ratio": MAX_ANCHOR_RATIO,
+    "min_text_length": MIN_TEXT_LENGTH,
+    "atr_weight": ATR_WEIGHT,
+    "anr_weight": ANR_WEIGHT,
+    "min_block_elements": MIN_BLOCK_ELEMENTS,
+    "extra_tags": True,
+    "semantic_boilerplate": True,
+}
 
 
 # --- A. Web page element and feature extraction ---------------------------------------------
@@ -432,29 +446,19 @@ def select_content(
 # --- Public entry point ---------------------------------------------------------------------
 
 
-def xpath_blocks(
-    text: str,
-    *,
-    max_anchor_ratio: float = MAX_ANCHOR_RATIO,
-    min_text_length: int = MIN_TEXT_LENGTH,
-    atr_weight: float = ATR_WEIGHT,
-    anr_weight: float = ANR_WEIGHT,
-    min_block_elements: int = MIN_BLOCK_ELEMENTS,
-    extra_tags: bool = True,
-    semantic_boilerplate: bool = True,
-    url: str | None = None,
-    **unknown,
-) -> Extraction:
+def xpath_blocks(text: str, **params) -> Extraction:
     """Extract the main content of an HTML page with the XPath-block method.
 
     Thanadechteemapat & Fung (2011), section III: R1 cleaning, R2 leaf nodes, block attributes
-    and filtering, lowest-level blocks, then the content-selection rule.  Never raises: bad
-    input gives ``status`` ``"error"`` or ``"empty"`` with a ``reason``.
+    and filtering, lowest-level blocks, then the content-selection rule.  Bad input gives
+    ``status`` ``"error"`` or ``"empty"`` with a ``reason``, never an exception.
 
     Parameters
     ----------
     text : str
         The decoded page (bytes are decoded with :func:`mcecrawl.encoding.decode`).
+    **params
+        Any of :data:`DEFAULTS`:
     max_anchor_ratio : float
         AR threshold of III.C (default 0.6).
     min_text_length : int
@@ -468,8 +472,6 @@ def xpath_blocks(
     semantic_boilerplate : bool
         Also remove :data:`SEMANTIC_BOILERPLATE_TAGS` in R1 (default True).  With both False,
         R1 is the paper's list (plus ``hidden`` and the page-wrapping form rule).
-    url : str, optional
-        Accepted for the common interface; unused.
 
     Returns
     -------
@@ -480,10 +482,17 @@ def xpath_blocks(
         line, the characters of selected and rejected text (omitted past
         :data:`PROFILE_MAX_LINES` lines).
 
+    Raises
+    ------
+    ParamError
+        For an unknown parameter or a value of the wrong type (a usage error, as in the other
+        algorithms).
+
     References
     ----------
     .. [1] W. Thanadechteemapat and C. C. Fung, "Automatic Web content extraction for
-       generating tag clouds from Thai Web sites", ICEBE 2011, pp. 217-222.
+       generating tag clouds from Thai Web sites", 8th IEEE International Conference on
+       e-Business Engineering (ICEBE 2011), Beijing (seed 001).
 
     Examples
     --------
@@ -492,17 +501,12 @@ def xpath_blocks(
     >>> xpath_blocks(html).text
     'First paragraph.\\nSecond one.'
     """
-    params = dict(max_anchor_ratio=max_anchor_ratio, min_text_length=min_text_length,
-                  atr_weight=atr_weight, anr_weight=anr_weight,
-                  min_block_elements=min_block_elements, extra_tags=extra_tags,
-                  semantic_boilerplate=semantic_boilerplate)
+    params = resolve_params(ALGORITHM, DEFAULTS, {}, params)
 
     def result(status: str, reason: str, **kw) -> Extraction:
         return Extraction(text=kw.pop("text", ""), paragraphs=kw.pop("paragraphs", ()), algorithm=ALGORITHM,
                           params=params, status=status, reason=reason, **kw)
 
-    if unknown:
-        return result("error", f"unknown parameter(s) for {ALGORITHM}: {', '.join(sorted(unknown))}")
     try:
         return _run(text, params, result)
     except MemoryError:
@@ -532,7 +536,7 @@ def _run(text, params, result) -> Extraction:
     root = etree.fromstring(text.encode("utf-8", errors="replace"), parser)
     if root is None:
         return result("empty", "no markup could be parsed")
-    title = _title(root)
+    title = find_title(text)
     body = root.find("body")
     if body is None:
         return result("empty", "the page has no <body>", title=title)
@@ -588,13 +592,3 @@ def _region(text: str, leaves: list[LeafNode], selected: list[bool]) -> Region |
                 (kept if keep else rejected)[leaf.sourceline - 1] += len(leaf.text)
         content, code = tuple(kept), tuple(rejected)
     return Region(first_line=min(lines), last_line=max(lines), content=content, code=code)
-
-
-def _title(root: etree._Element) -> str | None:
-    """The page title: the first non-empty <h1> of the body, else <title>."""
-    for path in ("body//h1", "head/title", ".//title"):
-        for el in root.iterfind(path):
-            found = " ".join("".join(el.itertext()).split())
-            if found:
-                return found
-    return None

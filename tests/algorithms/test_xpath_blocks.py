@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from mcecrawl.algorithms.common import ParamError
 from mcecrawl.algorithms.xpath_blocks import (
     Block,
     compute_block_attributes,
@@ -288,9 +289,23 @@ def test_region_lines_and_profile():
     assert ex.region.code == (0, 8, 0, 0, 0, 0, 0)
 
 
-def test_unknown_parameter_is_an_error_not_an_exception():
-    ex = xpath_blocks("<p>text</p>", smoothing=3)
-    assert ex.status == "error" and "smoothing" in ex.reason
+def test_parameters_are_checked_and_coerced_like_the_other_algorithms():
+    with pytest.raises(ParamError, match="smoothing"):
+        xpath_blocks("<p>text</p>", smoothing=3)
+    with pytest.raises(ParamError):
+        xpath_blocks("<p>text</p>", max_anchor_ratio="high")
+    ex = xpath_blocks("<p>text</p>", max_anchor_ratio="0.5", semantic_boilerplate="false")  # CLI strings
+    assert ex.params["max_anchor_ratio"] == 0.5 and ex.params["semantic_boilerplate"] is False
+
+
+def test_dispatch_through_extract():
+    from mcecrawl import extract
+
+    html = "<html><body><div><p>First paragraph.</p><p>Second one.</p></div></body></html>"
+    ex = extract(html.encode("utf-8"), algorithm="xpath_blocks")
+    assert ex.status == "ok" and ex.algorithm == "xpath_blocks"
+    assert ex.paragraphs == ("First paragraph.", "Second one.")
+    assert extract(b"\x89PNG\r\n\x1a\n" + bytes(100), algorithm="xpath_blocks").status == "error"
 
 
 def test_paper_only_r1_is_selectable():
