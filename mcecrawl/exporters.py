@@ -48,7 +48,7 @@ class SafeJsonLinesItemExporter(BaseItemExporter):
         self.encoding = self.encoding or "utf-8"
 
     def export_item(self, item: Any) -> None:
-        record = dict(self._get_serialized_fields(item))
+        record = dict(self.get_serialized_fields(item))
         self.file.write(dumps_line(record).encode(self.encoding, errors="backslashreplace"))
         self.file.flush()
 
