@@ -173,3 +173,77 @@ class CorpusQualityPipeline:
                 inc("mcecrawl/corpus/duplicates_dropped")
                 raise DropItem(f"{adapter.get('duplicate_kind')} duplicate of {adapter['duplicate_of']}")
         return item
+
+
+class SearchIndexPipeline:
+    """Index items into the embedded SQLite search index while crawling (issue 7).
+
+    Off the reactor's hot path: items are buffered and every ``MCE_SEARCH_INDEX_BATCH_SIZE``
+    items one batch is written in a thread (``deferToThread``); batches are chained, so only one
+    thread touches the database at a time.  ``close_spider`` flushes the rest and waits.  A
+    search-index failure is logged and counted, never lost items: the JSONL feed stays the record.
+
+    Settings: ``MCE_SEARCH_INDEX_ENABLED`` (False), ``MCE_SEARCH_INDEX_DB`` (SQLite path),
+    ``MCE_SEARCH_INDEX_BATCH_SIZE`` (200).
+    Stats: ``mcecrawl/search_index/{added,updated,unchanged,skipped,batches,errors}``.
+    """
+
+    # Only what the index reads; a copy, because later components may change the item.
+    FIELDS = ("url", "canonical_url", "site", "lang", "title", "published", "text", "status")
+
+    def __init__(self, crawler, path: str, batch_size: int):
+        from twisted.internet.defer import succeed
+
+        self.stats = crawler.stats
+        self.path = path
+        self.batch_size = max(1, batch_size)
+        self.buffer: list[dict] = []
+        self.index = None
+        self._pending = succeed(None)
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        from scrapy.exceptions import NotConfigured
+
+        settings = crawler.settings
+        if not settings.getbool("MCE_SEARCH_INDEX_ENABLED", False):
+            raise NotConfigured("MCE_SEARCH_INDEX_ENABLED is off")
+        path = settings.get("MCE_SEARCH_INDEX_DB")
+        if not path:
+            raise NotConfigured("MCE_SEARCH_INDEX_DB is not set")
+        return cls(crawler, path, settings.getint("MCE_SEARCH_INDEX_BATCH_SIZE", 200))
+
+    def open_spider(self) -> None:
+        from mcecrawl.search.index import SearchIndex
+
+        self.index = SearchIndex(self.path)
+        logger.info("Search index %s: %d documents", self.path, len(self.index))
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        self.buffer.append({k: adapter.get(k) for k in self.FIELDS})
+        if len(self.buffer) >= self.batch_size:
+            self._flush()
+        return item
+
+    def _flush(self) -> None:
+        from twisted.internet.threads import deferToThread
+
+        batch, self.buffer = self.buffer, []
+        self._pending.addCallback(lambda _: deferToThread(self.index.add, batch))
+        self._pending.addCallbacks(self._count, self._failed)
+
+    def _count(self, report) -> None:
+        self.stats.inc_value("mcecrawl/search_index/batches")
+        for key in ("added", "updated", "unchanged", "skipped"):
+            self.stats.inc_value(f"mcecrawl/search_index/{key}", getattr(report, key))
+
+    def _failed(self, failure) -> None:
+        self.stats.inc_value("mcecrawl/search_index/errors")
+        logger.error("Search index %s: batch not indexed: %s", self.path, failure.getErrorMessage())
+
+    def close_spider(self):
+        if self.buffer:
+            self._flush()
+        self._pending.addBoth(lambda _: self.index.close())
+        return self._pending

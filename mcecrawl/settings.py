@@ -110,3 +110,10 @@ SPIDER_MIDDLEWARES = {
 }
 
 # --- Search index (issue 7) ---
+# Optional: index items into an SQLite FTS5 file while crawling (`mcecrawl search` reads it).
+# `mcecrawl index CORPUS.jsonl --db F` does the same after the crawl.
+MCE_SEARCH_INDEX_ENABLED = False
+MCE_SEARCH_INDEX_BATCH_SIZE = 200  # items per write transaction, written in a thread
+MCE_SEARCH_INDEX_DB = "corpus.sqlite"
+# 900: last, on the finished item (after extraction 300 and corpus quality 400).
+ITEM_PIPELINES["mcecrawl.pipelines.SearchIndexPipeline"] = 900

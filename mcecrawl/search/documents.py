@@ -12,8 +12,8 @@ from mcecrawl.exceptions import MceError
 logger = logging.getLogger(__name__)
 
 # Extraction statuses that carry no main content (issue 5: failed extractions are written with a
-# status, not dropped); such items are counted as skipped, never indexed.
-UNSEARCHABLE_STATUSES = frozenset({"error", "empty"})
+# status, not dropped; mcecrawl.items: ok | empty | error | blocked); counted as skipped.
+UNSEARCHABLE_STATUSES = frozenset({"error", "empty", "blocked"})
 
 # Item fields copied into every search document (the corpus JSONL schema, issue 6).
 METADATA_FIELDS = ("url", "canonical_url", "site", "lang", "title", "published", "content_sha1", "status")

@@ -202,7 +202,9 @@ class SearchIndex:
                 if old and old[1] == version:
                     report.unchanged += 1
                     continue
-                body = fold(item.get("text_norm") or text, lang)
+                # The faithful text, not ``text_norm``: the corpus normaliser's ZWNJ/digit policies
+                # are settings (MCE_NORMALIZE_*), and the index needs one fixed analysis.
+                body = fold(text, lang)
                 values = (*row, text, title_key(title, lang), version, now)
                 if old:
                     rowid = old[0]
