@@ -14,7 +14,12 @@ C. Content extraction selection
 Blocks are keyed by their lxml element rather than by their XPath string: the two identify
 the same node, and walking the tree once keeps the whole method linear in the page size
 (the paper's "step up until the parent is a body element node" per leaf is O(leaves x depth)).
-The XPath strings are still computed, for the leaves (R2) and for the chosen blocks.
+A leaf's XPath (R2) is available as :attr:`LeafNode.xpath`, computed on demand.
+
+Figures quoted in comments are mean word-token LCS-F1 (:func:`mcecrawl.evaluation.lcs_f1`)
+on ../shared/data: "ar" = the 8 Arabic-script full-gold pages of r2l (gold_in_page where it
+exists), "he" = its 5 Hebrew pages, "aeb" = the 181 pages of scrapinghub_aeb.  Defaults give
+ar 0.867, he 0.633, aeb 0.871.
 """
 from __future__ import annotations
 
@@ -48,16 +53,20 @@ ALGORITHM = "xpath_blocks"
 # experiment" (seed 001, III.B).
 ATR_WEIGHT = 0.75
 ANR_WEIGHT = 0.25
-# A leaf is content when AR of its group is below 60% (seed 001, III.C).
+# A leaf is content when AR of its group is below 60% (seed 001, III.C).  Measured: 0.5 gives
+# ar/he/aeb 0.874/0.638/0.874 (within noise of 0.6), 0.4 cuts Hebrew recall to 0.62, 0.7 gives
+# 0.851/0.608/0.866.  Paper value kept.
 MAX_ANCHOR_RATIO = 0.60
 # The paper prints "its text length is less than 2 characters", which would keep only
 # one-character nodes and contradict its intent (drop stray separators such as "|" or "»").
-# We read it as "not less than": keep leaves with at least this many characters.
-# Measured on ../shared/data/r2l (8 Arabic-script full-gold pages): 2 and 3 give the same
-# mean word-LCS F1; larger values start losing short headline/byline nodes.  Paper value kept.
+# We read it as "not less than", counted over the leaf's rendered line (see select_content).
+# Measured: 1, 2, 3, 5 are within 0.002 everywhere; 20 gives ar/he/aeb 0.899/0.723/0.876 and
+# 40 gives 0.914/0.788/0.877, but by dropping every short line (aeb recall 0.990 -> 0.961:
+# subheadings, datelines, one-sentence paragraphs), which is jusText's job, not this paper's.
+# Paper value kept; a site profile can raise it.
 MIN_TEXT_LENGTH = 2
 # Block filtering keeps blocks with All Elements > 1: "All Elements being 1 means XPath
-# referring to text; not a block" (seed 001, III.B.1).
+# referring to text; not a block" (seed 001, III.B.1).  (> 2 measured: 0.870/0.608/0.868.)
 MIN_BLOCK_ELEMENTS = 1
 # The "subject text" exception: keep a link-heavy group when All Href < 2 and
 # All Elements > 2 -- a headline link among many element nodes (seed 001, III.C).
@@ -66,7 +75,8 @@ SUBJECT_MIN_ELEMENTS = 2
 # R2: "mark node as a footer of the page if the content begins with predefined keywords such
 # as 'powered by'" (seed 001, III.A).  The paper gives only the English example; the others
 # are the usual copyright openers of English and Arabic-script sites (compared after folding
-# Arabic kaf/yeh to the Persian forms, see _fold).
+# Arabic kaf/yeh to the Persian forms, see _FOLD).  Measured: "powered by" alone gives
+# 0.865/0.633/0.870.
 FOOTER_KEYWORDS = (
     "powered by", "copyright", "©", "(c) ", "all rights reserved",
     "جمیع الحقوق", "کل الحقوق", "حقوق النشر", "حقوق الطبع",  # Arabic (folded)
@@ -80,19 +90,20 @@ PAPER_EXCLUDED_TAGS = ("script", "noscript", "embed", "object", "img", "style", 
 # in these nodes"): markup whose text a browser never renders as page text.  <template> is
 # inert, <iframe> children are only fallback text, <svg>/<canvas>/<video>/<audio> hold
 # drawing or player labels, <select>/<option>/<button>/<textarea> are form controls outside a
-# <form>, <head> pieces occasionally leak into <body> on broken markup.  Measured (mean
-# word-LCS F1): r2l ar/fa/ur unchanged (0.858), Hebrew 0.555 -> 0.571, aeb 0.818 -> 0.823.
+# <form>, <head> pieces occasionally leak into <body> on broken markup.  Measured against the
+# paper's list alone: ar unchanged (0.867), he 0.620 -> 0.633, aeb 0.868 -> 0.871.
 EXTRA_EXCLUDED_TAGS = ("template", "iframe", "svg", "canvas", "video", "audio", "select",
                        "button", "textarea", "title", "meta", "link")
 # Deliberate addition to R1: HTML5 elements that mark navigation and page chrome explicitly.
-# Measured (mean word-LCS F1; recall unchanged on every set): ../shared/data/r2l ar/fa/ur
-# 0.858 -> 0.867, Hebrew 0.571 -> 0.633, scrapinghub_aeb 0.823 -> 0.871.  Sparing the
+# Measured (recall unchanged on every set): ar 0.857 -> 0.867, he 0.571 -> 0.633,
+# aeb 0.822 -> 0.871.  Sparing the
 # <header>/<footer> of an <article>/<main> (headline, byline) gained no recall anywhere and
 # cost aeb 0.013, so they go too; the headline is still returned as Extraction.title.
 SEMANTIC_BOILERPLATE_TAGS = ("nav", "aside", "header", "footer")
 # R1 removes <form>s, but a <form> holding more than this share of the body's text (after the
 # other R1 removals) wraps the whole page -- ASP.NET WebForms does that (lbcgroup.tv in
 # ../shared/data/r2l: the paper's rule leaves it empty).  Such a form is kept, its controls go.
+# Measured against always removing forms: ar 0.785 -> 0.867, aeb 0.861 -> 0.871.
 FORM_WRAPPER_TEXT_SHARE = 0.5
 FORM_CONTROL_TAGS = ("input", "select", "option", "textarea", "button", "label", "fieldset")
 # display:none per the paper; the HTML `hidden` attribute is the same rule in HTML5 markup.
@@ -110,11 +121,12 @@ BLOCK_LEVEL_TAGS = frozenset(
 
 # Binary input check: real HTML has (almost) no C0 control characters besides \t \n \f \r,
 # while PNG/gzip/PDF streams decoded as text are ~10-30% controls.  5% separates the two
-# with a wide margin on both sides (measured on the pages of ../shared/data: max 0.0%).
+# with a wide margin on both sides (the 586 pages of ../shared/data: at most 0.04%).
 BINARY_SAMPLE_CHARS = 64 * 1024
 BINARY_CONTROL_RATIO = 0.05
-# libxml2 reports source lines up to 65535 (it stores them as unsigned short), so a per-line
-# profile of a longer page could not be exact; it is omitted beyond this many lines.
+# libxml2 reports source lines up to 65535 (lxml's sourceline saturates there), so a per-line
+# profile of a longer page could not be exact; it is omitted beyond this many lines, and
+# Region.first_line/last_line saturate at 65534 too.
 PROFILE_MAX_LINES = 65535
 
 FOOTER_PREFIX_CHARS = 40  # characters of a leaf compared with FOOTER_KEYWORDS (longest is 20)
