@@ -17,7 +17,8 @@ mirror; URL rules stay written against live URLs), ``-a since=YYYY-MM-DD`` (site
 news publication date / feed date / page date), ``-a limit=N`` (articles written),
 ``-a profile=path.json`` (another profile file), ``-a algorithm=NAME`` (override the profile's).
 
-Hooks for site spiders: :meth:`page_metadata` (title/dates/authors), :meth:`extra_item_fields`.
+Hooks for site spiders: :meth:`page_metadata` (title/dates/authors), :meth:`extra_item_fields`,
+:meth:`not_article_reason` (site-specific page evidence, e.g. MediaWiki disambiguation pages).
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ import scrapy
 from lxml import etree
 from scrapy.exceptions import CloseSpider
 from scrapy.http import Request, Response
+from scrapy.utils.response import get_base_url
 
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
 from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, Profile, load_profile
@@ -352,8 +354,9 @@ class ProfileSpider(scrapy.Spider):
         """Links of a listing page: article candidates and pagination pages."""
         if self._report_blocked(response):
             return
+        base = get_base_url(response)  # honours <base href> (ASP.NET pages such as Ahram's use it)
         for href in response.css("a::attr(href)").getall():
-            yield from self.consider(href, response.url, from_listing=True)
+            yield from self.consider(href, base, from_listing=True)
 
     # -- articles --------------------------------------------------------------------------------
     def decoded(self, response: Response) -> tuple[str, dict[str, Any]]:
@@ -401,6 +404,11 @@ class ProfileSpider(scrapy.Spider):
                 "published_raw": published_raw.strip() if published_raw else None,
                 "published": parse_date(published_raw), "authors": list(dict.fromkeys(authors))}
 
+    def not_article_reason(self, selector) -> str | None:
+        """Hook for site spiders: why a page that passed the profile's evidence is still not an
+        article (e.g. a link-list hub or a disambiguation page), or None."""
+        return None
+
     def extra_item_fields(self, response: Response, selector) -> dict[str, Any]:
         """Hook for site spiders: additional item fields (must exist in ArticleItem)."""
         return {}
@@ -432,6 +440,10 @@ class ProfileSpider(scrapy.Spider):
             return
         selector = scrapy.Selector(text=text, type="html")
         verdict, why = page_evidence(selector, self.profile.evidence)
+        if verdict != NOT_ARTICLE:
+            veto = self.not_article_reason(selector)
+            if veto:
+                verdict, why = NOT_ARTICLE, veto
         needed = response.meta.get("mce_evidence", "veto")
         if verdict == NOT_ARTICLE or (needed == "required" and verdict != ARTICLE):
             stats.inc_value("mcecrawl/non_article")
