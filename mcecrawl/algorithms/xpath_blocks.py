@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Iterable
 
 from lxml import etree
@@ -368,7 +369,8 @@ def compute_block_attributes(body: etree._Element, leaves: list[LeafNode]) -> di
     return blocks
 
 
-def filter_blocks(blocks: dict[etree._Element, Block], *, min_block_elements: int = MIN_BLOCK_ELEMENTS) -> dict[etree._Element, Block]:
+def filter_blocks(blocks: dict[etree._Element, Block], *,
+                  min_block_elements: int = MIN_BLOCK_ELEMENTS) -> dict[etree._Element, Block]:
     """Block filtering (seed 001, III.B.1): keep the blocks with All Elements > ``min_block_elements``.
 
     A block with a single element is just the XPath of one text, not a group of nodes.
@@ -376,7 +378,8 @@ def filter_blocks(blocks: dict[etree._Element, Block], *, min_block_elements: in
     return {el: b for el, b in blocks.items() if b.all_elements > min_block_elements}
 
 
-def select_lowest_level_blocks(body: etree._Element, leaves: list[LeafNode], blocks: dict[etree._Element, Block]) -> list[etree._Element | None]:
+def select_lowest_level_blocks(body: etree._Element, leaves: list[LeafNode],
+                               blocks: dict[etree._Element, Block]) -> list[etree._Element | None]:
     """The lowest-level block selection (seed 001, III.B.2): each leaf's group.
 
     A leaf's group is the smallest (deepest) filtered block that contains it: the longest
@@ -528,12 +531,12 @@ def xpath_blocks(text: str, **params) -> Extraction:
 
 
 def _run(text, params, result) -> Extraction:
-    encoding = source = None
     if isinstance(text, (bytes, bytearray, memoryview)):
         from mcecrawl.encoding import decode
 
         decoded = decode(bytes(text))
-        text, encoding, source = decoded.text, decoded.encoding, decoded.source
+        text = decoded.text
+        result = partial(result, encoding=decoded.encoding, encoding_source=decoded.source)
     if not isinstance(text, str):
         return result("error", f"expected str or bytes, got {type(text).__name__}")
     if not text.strip():
@@ -548,30 +551,30 @@ def _run(text, params, result) -> Extraction:
     root = etree.fromstring(text.encode("utf-8", errors="replace"), parser)
     if root is None:
         return result("empty", "no markup could be parsed")
-    title = find_title(text)
+    result = partial(result, title=find_title(text))
     body = root.find("body")
     if body is None:
-        return result("empty", "the page has no <body>", title=title)
+        return result("empty", "the page has no <body>")
 
     remove_non_informative_nodes(body, extra_tags=EXTRA_EXCLUDED_TAGS if params["extra_tags"] else (),
                                  semantic_boilerplate=params["semantic_boilerplate"])
     leaves = extract_leaf_nodes(body)
     if not leaves:
-        return result("empty", "no visible text after rules R1 (hidden, script, form, img ... removed)", title=title)
+        return result("empty", "no visible text after rules R1 (hidden, script, form, img ... removed)")
     blocks = compute_block_attributes(body, leaves)
-    groups = select_lowest_level_blocks(body, leaves, filter_blocks(blocks, min_block_elements=params["min_block_elements"]))
+    groups = select_lowest_level_blocks(body, leaves,
+                                        filter_blocks(blocks, min_block_elements=params["min_block_elements"]))
     selected = select_content(leaves, groups, blocks, max_anchor_ratio=params["max_anchor_ratio"],
                               min_text_length=params["min_text_length"], atr_weight=params["atr_weight"],
                               anr_weight=params["anr_weight"])
     chosen = [leaf for leaf, keep in zip(leaves, selected) if keep]
-    region = _region(text, leaves, selected)
+    result = partial(result, region=_region(text, leaves, selected))
     if not chosen:
-        return result("empty", f"all {len(leaves)} text nodes were rejected (link-heavy groups, footer or too short)",
-                      title=title, region=region, encoding=encoding, encoding_source=source)
+        return result("empty", f"all {len(leaves)} text nodes were rejected (link-heavy groups, footer or too short)")
     paragraphs = _paragraphs(chosen)
-    return result("ok", f"{len(chosen)} of {len(leaves)} text nodes in {len({id(g) for g, k in zip(groups, selected) if k})} blocks",
-                  text="\n".join(paragraphs), paragraphs=paragraphs, title=title, region=region,
-                  encoding=encoding, encoding_source=source)
+    n_groups = len({id(g) for g, keep in zip(groups, selected) if keep and g is not None})
+    return result("ok", f"{len(chosen)} of {len(leaves)} text nodes kept, from {n_groups} blocks",
+                  text="\n".join(paragraphs), paragraphs=paragraphs)
 
 
 def _paragraphs(chosen: list[LeafNode]) -> list[str]:
