@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
-from mcecrawl.encoding import Decoded, decode, resolve_label
+from mcecrawl.encoding import META_SCAN_BYTES, Decoded, decode, resolve_label
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -24,10 +24,9 @@ logger = logging.getLogger(__name__)
 
 # --- Encoding normalisation (issue 4) ------------------------------------------------------
 
-# Characters of the decoded text searched for stale charset declarations when no </head> is
-# found: w3lib and browsers read declarations near the top (WHATWG prescan: 1024 bytes;
-# w3lib: 4096), lxml reads them anywhere in <head>.
-HEAD_SCAN_CHARS = 16 * 1024
+# Characters of the decoded text searched for stale charset declarations (up to </head>):
+# as far as decode() itself looks for them (w3lib reads 4 KB, browsers honour later ones).
+HEAD_SCAN_CHARS = META_SCAN_BYTES
 _HEAD_END_RE = re.compile(r"</head\s*>", re.I)
 # <meta charset=X> and <meta http-equiv=Content-Type content="...; charset=X">.
 _META_CHARSET_RE = re.compile(r"(<meta\b[^>]*?\bcharset\s*=\s*[\"']?\s*)([A-Za-z0-9._:-]+)", re.I)

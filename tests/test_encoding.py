@@ -123,6 +123,14 @@ def test_hebrew_niqqud_forces_windows_1255():
     assert (d.text, d.encoding) == (html, "cp1255")
 
 
+def test_meta_after_the_first_4kb_is_read():
+    html = small_page("ar", "windows-1256").replace("<head>", "<head><script>" + "var x = 1;\n" * 900 + "</script>")
+    body = legacy_bytes(html, "cp1256")
+    assert body.index(b"charset=") > 8192
+    d = decode(body, "text/html; charset=utf-8")
+    assert (d.text, d.encoding, d.source, d.declared_meta) == (body.decode("cp1256"), "cp1256", "meta", "cp1256")
+
+
 def test_iso_8859_8_i_label():
     body = _html("he").encode("iso8859-8")
     d = decode(body, "text/html; charset=ISO-8859-8-I")
