@@ -21,6 +21,8 @@ COMMANDS = (
     "push",
     "reextract",
     "stats",
+    "demo",
+    "check-site",
 )
 
 
