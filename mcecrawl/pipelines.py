@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import sqlite3
 import time
 from typing import Any
 
@@ -153,7 +154,16 @@ class CorpusQualityPipeline:
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
         t0 = time.perf_counter()
-        self.quality.apply(adapter, html=None)
+        try:
+            self.quality.apply(adapter, html=None)
+        except sqlite3.Error as exc:  # a locked/corrupt dedup store must not cost the item
+            logger.error("Dedup store error, item written unchecked: %s (%s)", exc, adapter.get("url"))
+            self.stats.inc_value("mcecrawl/corpus/dedup_errors")
+            store, self.quality.store = self.quality.store, None
+            try:
+                self.quality.apply(adapter, html=None)
+            finally:
+                self.quality.store = store
         inc = self.stats.inc_value
         inc("mcecrawl/corpus/items")
         inc("mcecrawl/corpus/ms_total", int((time.perf_counter() - t0) * 1000))
