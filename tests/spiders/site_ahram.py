@@ -167,6 +167,7 @@ Sitemap: {HOST}/Sitemap.xml
         "blocked": [],
         "boilerplate": BOILERPLATE,
         "menu": MENU,
+        "never_fetched": ["^/NewsPrint/", "^/NewsAmp/", "utm_", "^/Portal/13/News/"],
         "encoding": "cp1256",
     }
     return pages, expected

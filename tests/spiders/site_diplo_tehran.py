@@ -142,6 +142,7 @@ Sitemap: {HOST}/sitemap.xml
         "blocked": [],
         "boilerplate": BOILERPLATE,
         "menu": MENU,
+        "never_fetched": ["openAccordionId", "^/ir-de/", "kontaktformular"],
         "encoding": "utf-8",
     }
     return pages, expected

@@ -192,6 +192,7 @@ Disallow: /wiki/Special:
         "blocked": [],
         "boilerplate": BOILERPLATE,
         "menu": SIDEBAR,
+        "never_fetched": ["^/w/", "printable", "^/wiki/%D8%A8%D8%AD%D8%AB:", "^/wiki/%D9%88%DB%8C%DA%98%D9%87:"],
         "encoding": "utf-8",
     }
     return pages, expected

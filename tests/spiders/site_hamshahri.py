@@ -238,6 +238,8 @@ Sitemap: {HOST}/sitemap/news/sitemap.xml
         "blocked": [f"/news/{BLOCKED[0]}"],
         "boilerplate": BOILERPLATE,
         "menu": MENU,
+        # request paths that canonicalisation must prevent (AMP twins, slugs, tracking parameters)
+        "never_fetched": ["^/amp/", "^/news/\\d+/", "utm_"],
         "encoding": "utf-8",
     }
     return pages, expected

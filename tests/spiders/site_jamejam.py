@@ -204,6 +204,7 @@ Disallow: /fa/search
         "blocked": [f"/fa/news/{BLOCKED}"],
         "boilerplate": BOILERPLATE,
         "menu": MENU,
+        "never_fetched": ["^/fa/news/\\d+/"],
         "encoding": "utf-8",
     }
     return pages, expected

@@ -142,6 +142,7 @@ Disallow: /assets/
         "blocked": [],
         "boilerplate": BOILERPLATE,
         "menu": MENU,
+        "never_fetched": ["sp=true", "feedType=", "feedName="],
         "encoding": "utf-8",
     }
     return pages, expected
