@@ -18,21 +18,22 @@ def _ci(s: dict, key: str) -> str:
 
 
 HEADER = (f"{'':22} {'pages':>5} {'P [95% CI]':>19} {'R [95% CI]':>19} {'F1 [95% CI]':>19} "
-          f"{'charF1':>6} {'BoWF1':>6} {'shF1':>6} {'snipAcc':>7} {'err':>4} {'empty':>5} {'MB/s':>6}")
+          f"{'charF1':>6} {'BoWF1':>6} {'shF1':>6} {'snipAcc':>7} {'snipF1':>6} {'err':>4} {'empty':>5} {'MB/s':>6}")
 
 
 def row(label: str, s: dict) -> str:
     mbps = f"{s['mb_per_s']:6.2f}" if s.get("mb_per_s") else "     -"
     return (f"{label[:22]:22} {s['pages']:5d} {_ci(s, 'precision'):>19} {_ci(s, 'recall'):>19} {_ci(s, 'f1'):>19} "
             f"{_num(s['char_f1'], 6)} {_num(s['bow_f1'], 6)} {_num(s['shingle_f1'], 6)} "
-            f"{_num(s['snippet_accuracy'], 7)} {s['errors']:4d} {s['empties']:5d} {mbps}")
+            f"{_num(s['snippet_accuracy'], 7)} {_num(s['snippet_f1'], 6)} {s['errors']:4d} {s['empties']:5d} {mbps}")
 
 
 def dataset_table(name: str, n_pages: int, reports: Sequence[AlgorithmReport], by: Sequence[str] = (),
                   gold_variant: str = "gold") -> str:
     """One table per dataset, a row per algorithm; then per-script and the requested breakdowns."""
     lines = [f"== {name}: {n_pages} scored pages (gold: {gold_variant}) ==",
-             "P/R/F1: word-token LCS (formula 3), mean over full-gold pages; snipAcc: snippet pages",
+             "P/R/F1: word-token LCS (formula 3), mean over full-gold pages; charF1: same over characters; "
+             "BoWF1: bag of words; shF1: 4-gram shingles (Zyte benchmark); snipAcc/snipF1: snippet-gold pages",
              HEADER]
     for rep in reports:
         if rep.unavailable:
