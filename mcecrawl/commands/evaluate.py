@@ -37,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="gold variant: gold_in_page keeps only gold text present in the stored page, where a "
                              "dataset provides it (default: gold)")
     parser.add_argument("--json", metavar="OUT", help="write every figure and per-page record as JSON ('-' = stdout)")
+    parser.add_argument("--markdown", action="store_true", help="also print a Markdown summary table at the end")
     parser.add_argument("--gate", action="store_true",
                         help="check the pinned floors of --baseline instead (CI quality gate); exit 1 on a drop")
     parser.add_argument("--update-baseline", action="store_true",
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from mcecrawl.evaluation import gate
     from mcecrawl.evaluation.datasets import load_dataset
     from mcecrawl.evaluation.peers import PEER_PREFIX, available_peers
-    from mcecrawl.evaluation.report import dataset_table
+    from mcecrawl.evaluation.report import dataset_table, markdown_summary
     from mcecrawl.evaluation.runner import evaluate_dataset
 
     try:
@@ -90,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"({elapsed:.1f} s wall for {dataset.name})\n")
         out["datasets"][dataset.name] = {"path": str(path), "pages": len(dataset.scored()), "seconds": elapsed,
                                          "results": [r.as_dict(args.by) for r in reports]}
+    if args.markdown:
+        print(markdown_summary(out))
     if args.json:
         text = json.dumps(out, ensure_ascii=False, indent=1)
         if args.json == "-":

@@ -54,3 +54,29 @@ def dataset_table(name: str, n_pages: int, reports: Sequence[AlgorithmReport], b
 
 
 __all__ = ["HEADER", "dataset_table", "row"]
+
+
+def markdown_summary(result: dict) -> str:
+    """A Markdown table (dataset x algorithm: pages, P, R, F1 [CI], char-F1, shingle F1, snippet
+    accuracy, errors/empties) from ``mcecrawl evaluate --json`` output, plus per-script rows for
+    datasets with R2L pages (Hebrew and Arabic script apart)."""
+    def f(v):
+        return "–" if v is None else f"{v:.3f}"
+
+    lines = ["| dataset | group | algorithm | pages | P | R | F1 [95% CI] | char F1 | shingle F1 | snippet acc. | err/empty |",
+             "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|"]
+    for name, ds in result["datasets"].items():
+        for rep in ds["results"]:
+            if "unavailable" in rep:
+                lines.append(f"| {name} | all | {rep['algorithm']} | – | unavailable | | | | | | |")
+                continue
+            groups = [("all", rep["summary"])]
+            scripts = rep.get("by", {}).get("script", {})
+            if set(scripts) & {"arabic-script", "hebrew"}:
+                groups += [(k, v) for k, v in scripts.items() if k in ("arabic-script", "hebrew")]
+            for label, s in groups:
+                ci = f" [{s['f1_ci'][0]:.3f}, {s['f1_ci'][1]:.3f}]" if s.get("f1_ci") else ""
+                lines.append(f"| {name} | {label} | {rep['algorithm']} | {s['pages']} | {f(s['precision'])} | "
+                             f"{f(s['recall'])} | {f(s['f1'])}{ci} | {f(s['char_f1'])} | {f(s['shingle_f1'])} | "
+                             f"{f(s['snippet_accuracy'])} | {s['errors']}/{s['empties']} |")
+    return "\n".join(lines)

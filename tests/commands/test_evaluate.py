@@ -84,3 +84,12 @@ def test_gate_flags(tmp_path, fake_algorithms, capsys):
                        "--data-root", data_root) == 0
     assert run_command("evaluate", "--gate", "--baseline", baseline, "--data-root", data_root) == 0
     assert "quality gate: passed" in capsys.readouterr().out
+
+
+def test_markdown_summary(tmp_path, fake_algorithms, capsys):
+    root = make_dataset(tmp_path / "mini")
+    assert run_command("evaluate", root, "-a", "first,nope", "--param", "P=3", "--markdown") == 0
+    text = capsys.readouterr().out
+    assert "| dataset | group | algorithm |" in text
+    assert "| mini | hebrew | first | 1 |" in text and "| mini | arabic-script | first | 3 |" in text
+    assert "| mini | all | nope | – | unavailable" in text
