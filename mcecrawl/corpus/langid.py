@@ -16,9 +16,10 @@ __all__ = ["LANGUAGES", "LangGuess", "detect", "is_mismatch"]
 # pages on R2L sites).
 LANGUAGES = ("fa", "ar", "ur", "ps", "en", "he")
 
-# Characters classified at most: the byte n-gram scores saturate long before that, and the
-# cost is linear in the length (benchmarks/bench_corpus.py: 2000 chars ~0.2 ms, full 10k ~0.8 ms).
-MAX_CHARS = 2000
+# Characters classified at most (the middle of the text): the cost is linear in the length
+# (~0.2 ms per 1000 chars here) and 500 chars already label all 26 real articles of
+# ../shared/data right (benchmarks/bench_corpus.py); paragraphs and titles are shorter anyway.
+MAX_CHARS = 1000
 
 # Below this normalised probability the guess is reported as "und" (undetermined); py3langid's
 # probabilities are calibrated with T = sqrt(bytes), so short titles hover around 0.5-0.9.
