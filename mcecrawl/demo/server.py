@@ -43,6 +43,16 @@ def site_dir(name: str) -> Path:
     return SITES_DIR / name
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """Clients that hang up mid-response (a killed crawl) are normal here, not tracebacks."""
+
+    def handle_error(self, request, client_address):
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 class FixtureServer:
     """A threaded HTTP server for one fixture site.  Use as a context manager; ``.url`` is the base.
 
@@ -62,7 +72,7 @@ class FixtureServer:
         self.overrides: dict[str, dict] = {}
         if self.root is not None and (self.root / "_headers.json").exists():
             self.overrides = json.loads((self.root / "_headers.json").read_text(encoding="utf-8"))
-        self.httpd = ThreadingHTTPServer((host, port), self._handler_class())
+        self.httpd = _QuietServer((host, port), self._handler_class())
         self.httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
