@@ -34,8 +34,9 @@ def parse_range(spec: str) -> tuple[str, list]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dataset", metavar="DATASET", help="dataset folder in the ../shared/data format")
-    parser.add_argument("--site", required=True,
-                        help="site to tune for (manifest 'site' or URL host without www.); '*' = all pages")
+    parser.add_argument("--site", help="site to tune for (manifest 'site' or URL host without www.); '*' = all pages")
+    parser.add_argument("--each-site", action="store_true",
+                        help="run the HFF for every site of the dataset and print a table (writes no profile)")
     parser.add_argument("--algorithm", "-a", required=True, help="registered algorithm, e.g. r2l or dana")
     parser.add_argument("--param", required=True, metavar="NAME=RANGE",
                         help="parameter and values: P=1..20 (the paper's interval), P=1..20:2, or w=0.1,0.5")
@@ -48,6 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="OUT", help="also write the curve as JSON")
 
 
+# Mean F1s closer than this are equal: they differ only by float summation order.
+F1_TIE = 1e-9
+
+
 def choose(values: list, f1: list[float]) -> int:
     """Index of the chosen value: the highest mean F1; on a plateau of equal best values, the
     middle of the longest run of them (the value farthest from a drop on either side, so the
@@ -55,7 +60,7 @@ def choose(values: list, f1: list[float]) -> int:
     best = max(f1)
     runs, current = [], []
     for i, v in enumerate(f1):
-        if v == best:
+        if best - v <= F1_TIE:
             current.append(i)
         elif current:
             runs.append(current)
@@ -66,10 +71,37 @@ def choose(values: list, f1: list[float]) -> int:
     return longest[(len(longest) - 1) // 2]
 
 
+class TuneError(Exception):
+    """A usage problem reported as ``mcecrawl tune: ...`` with exit status 2."""
+
+
+def hff_curve(pages, algorithm: str, runner, name: str, values: list, fixed: dict, gold: str) -> list[float]:
+    """Mean primary F1 of ``pages`` for each value of parameter ``name`` (the HFF's curve)."""
+    from mcecrawl.evaluation.runner import primary_f1, run_pages
+
+    curve = []
+    for value in values:
+        try:
+            recs = run_pages(pages, algorithm, {**fixed, name: value}, gold_variant=gold, runner=runner,
+                             primary_only=True)
+        except ValueError as exc:  # the algorithm's ParamError: unknown parameter or bad value
+            raise TuneError(str(exc)) from None
+        if all(r["status"] == "error" for r in recs):
+            raise TuneError(f"{algorithm} failed on every page with {name}={value!r}: {recs[0]['reason']}")
+        curve.append(sum(primary_f1(r) for r in recs) / len(recs))
+    return curve
+
+
+def gold_pages(pages) -> tuple[tuple, str]:
+    """Full-gold pages carry the figure when there are any; snippet gold only when that is all."""
+    kind = "full" if any(p.gold_kind == "full" for p in pages) else "snippets"
+    return tuple(p for p in pages if p.gold_kind == kind), ("word-token LCS-F1" if kind == "full" else "snippet F1")
+
+
 def run(args: argparse.Namespace) -> int:
     from mcecrawl.commands.evaluate import parse_params
     from mcecrawl.evaluation.datasets import load_dataset
-    from mcecrawl.evaluation.runner import UnknownAlgorithm, primary_f1, resolve, run_pages
+    from mcecrawl.evaluation.runner import UnknownAlgorithm, resolve
     from mcecrawl.evaluation.tuning import find_profile, merge_extraction
 
     try:
@@ -77,35 +109,22 @@ def run(args: argparse.Namespace) -> int:
         fixed = parse_params(args.set)
         dataset = load_dataset(args.dataset)
         runner = resolve(args.algorithm)
-    except (argparse.ArgumentTypeError, FileNotFoundError, ValueError, UnknownAlgorithm) as exc:
+        if args.site is None and not args.each_site:
+            raise TuneError("give --site SITE (or '*' for all pages), or --each-site")
+        if args.each_site:
+            return _each_site(dataset, args, runner, name, values, fixed)
+        pages = dataset.scored() if args.site == "*" else dataset.filter(site=args.site).scored()
+        if not pages:
+            sites = sorted({p.site for p in dataset.scored()})
+            raise TuneError(f"no scored page of site {args.site!r} in {dataset.name} (sites: {', '.join(sites)})")
+        pages, measure = gold_pages(pages)
+        curve = hff_curve(pages, args.algorithm, runner, name, values, fixed, args.gold)
+    except (argparse.ArgumentTypeError, FileNotFoundError, ValueError, UnknownAlgorithm, TuneError) as exc:
         print(f"mcecrawl tune: {exc}", file=sys.stderr)
         return 2
-    pages = dataset.scored() if args.site == "*" else dataset.filter(site=args.site).scored()
-    if not pages:
-        sites = sorted({p.site for p in dataset.scored()})
-        print(f"mcecrawl tune: no scored page of site {args.site!r} in {dataset.name} (sites: {', '.join(sites)})",
-              file=sys.stderr)
-        return 2
-    # Full-gold pages carry the figure when there are any; snippet gold only when that is all.
-    kinds = "full" if any(p.gold_kind == "full" for p in pages) else "snippets"
-    pages = tuple(p for p in pages if p.gold_kind == kinds)
-
-    curve = []
-    for value in values:
-        try:
-            recs = run_pages(pages, args.algorithm, {**fixed, name: value}, gold_variant=args.gold, runner=runner,
-                             primary_only=True)
-        except ValueError as exc:  # the algorithm's ParamError: unknown parameter or bad value
-            print(f"mcecrawl tune: {exc}", file=sys.stderr)
-            return 2
-        if all(r["status"] == "error" for r in recs):
-            print(f"mcecrawl tune: {args.algorithm} failed on every page with {name}={value!r}: {recs[0]['reason']}",
-                  file=sys.stderr)
-            return 2
-        curve.append(sum(primary_f1(r) for r in recs) / len(recs))
-        print(f"{name}={value!s:>6}  mean F1 {curve[-1]:.4f}  " + "#" * round(curve[-1] * 50))
+    for value, f1 in zip(values, curve):
+        print(f"{name}={value!s:>6}  mean F1 {f1:.4f}  " + "#" * round(f1 * 50))
     best = choose(values, curve)
-    measure = "word-token LCS-F1" if kinds == "full" else "snippet F1"
     print(f"best {name}={values[best]} (mean {measure} {curve[best]:.4f} on {len(pages)} pages of {args.site} "
           f"in {dataset.name})")
     tuning = {"param": name, "values": values, "f1": [round(v, 6) for v in curve], "dataset": dataset.name,
@@ -121,4 +140,23 @@ def run(args: argparse.Namespace) -> int:
         return 0
     merge_extraction(path, args.algorithm, {**fixed, name: values[best]}, tuning)
     print(f"wrote extraction of {path}")
+    return 0
+
+
+def _each_site(dataset, args, runner, name: str, values: list, fixed: dict) -> int:
+    """The paper's Table 2, columns 5-6: the HFF's value and its F1 for every site (writes nothing)."""
+    rows = {}
+    print(f"{'site':24} {'pages':>5} {'measure':18} {'best ' + name:>8} {'F1':>6}  F1 over {values[0]}..{values[-1]}")
+    for site in sorted({p.site for p in dataset.scored()}):
+        pages, measure = gold_pages(dataset.filter(site=site).scored())
+        curve = hff_curve(pages, args.algorithm, runner, name, values, fixed, args.gold)
+        best = choose(values, curve)
+        rows[site] = {"best": values[best], "param": name, "values": values, "f1": [round(v, 6) for v in curve],
+                      "pages": len(pages), "measure": measure}
+        spark = "".join(" .:-=+*#%@"[min(9, int(v * 10))] for v in curve)
+        print(f"{site[:24]:24} {len(pages):5d} {measure:18} {values[best]!s:>8} {curve[best]:6.3f}  {spark}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"dataset": dataset.name, "algorithm": args.algorithm, "sites": rows}, f, ensure_ascii=False,
+                      indent=1)
     return 0

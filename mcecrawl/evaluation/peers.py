@@ -21,6 +21,12 @@ def _trafilatura(html: str, url: str | None) -> str:
     return trafilatura.extract(html, url=url, include_comments=False) or ""
 
 
+# Elements after which readability's HTML gets a line break, so that the text has one block per
+# line like the gold files (HTML block-level elements that carry text).
+_BLOCKS = frozenset({"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "pre", "blockquote", "tr", "br",
+                     "table", "ul", "ol", "section", "article", "figcaption", "dd", "dt"})
+
+
 def _readability(html: str, url: str | None) -> str:
     import lxml.html
     from readability import Document
@@ -29,10 +35,11 @@ def _readability(html: str, url: str | None) -> str:
     if not summary.strip():
         return ""
     root = lxml.html.fromstring(summary)
-    # One block per paragraph-like element, like the gold files (one block per line).
-    blocks = [" ".join(el.text_content().split()) for el in root.iter("p", "h1", "h2", "h3", "h4", "li", "pre", "td")]
-    blocks = [b for b in blocks if b]
-    return "\n".join(blocks) if blocks else " ".join(root.text_content().split())
+    for el in root.iter():
+        if isinstance(el.tag, str) and el.tag in _BLOCKS:
+            el.tail = "\n" + (el.tail or "")
+    lines = (" ".join(line.split()) for line in root.text_content().splitlines())
+    return "\n".join(line for line in lines if line)
 
 
 def _resiliparse(html: str, url: str | None) -> str:

@@ -75,3 +75,15 @@ def test_find_profile_and_merge(tmp_path):
     # another algorithm replaces the params instead of merging them
     data = merge_extraction(new, "r2l", {"P": 9}, {"param": "P"})
     assert data["extraction"]["params"] == {"P": 9}
+
+
+def test_each_site_table(tmp_path, fake_algorithms, capsys):
+    root = make_dataset(tmp_path / "mini")
+    out = tmp_path / "sites.json"
+    assert run_command("tune", root, "--each-site", "-a", "first", "--param", "P=1..5", "--json", out) == 0
+    text = capsys.readouterr().out
+    assert "fa.example" in text and "he.example" in text
+    sites = json.loads(out.read_text(encoding="utf-8"))["sites"]
+    assert {s["best"] for s in sites.values()} == {GOLD_PARAGRAPHS}
+    assert sites["fa.example"]["pages"] == 1  # full gold preferred over the snippet page
+    assert run_command("tune", root, "-a", "first", "--param", "P=1..5") == 2  # neither --site nor --each-site
