@@ -111,7 +111,7 @@ location.reload();},3500);})();
 """)
 
 
-def write_site(name: str, pages: dict[str, Page], expected: dict) -> Path:
+def write_site(name: str, pages: dict[str, Page], expected: dict, root: Path = SITES_DIR) -> Path:
     """Write ``pages`` (request path with optional, already sorted query -> Page) under
     ``SITES_DIR/name`` in the layout ``mcecrawl/demo/server.py`` reads: ``/a/b`` -> ``a/b.html``,
     ``/a/b?x=1`` -> ``a/b@x=1.html``, ``/a/`` -> ``a/index.html``; paths are stored unquoted.
@@ -119,7 +119,7 @@ def write_site(name: str, pages: dict[str, Page], expected: dict) -> Path:
     ``_headers.json`` (keyed by the request path as a client sends it).  Bodies are written in
     ``Page.encoding``, so a windows-1256 site is windows-1256 on disk.
     """
-    site = SITES_DIR / name
+    site = Path(root) / name
     if site.exists():
         shutil.rmtree(site)
     site.mkdir(parents=True)
