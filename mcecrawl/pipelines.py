@@ -138,6 +138,10 @@ class CorpusQualityPipeline:
             langid=settings.getbool("MCE_LANGID_ENABLED", True),
             dates=settings.getbool("MCE_DATES_ENABLED", True),
         )
+        if self.quality.langid:
+            from mcecrawl.corpus.langid import warm_up
+
+            warm_up()
 
     @classmethod
     def from_crawler(cls, crawler):

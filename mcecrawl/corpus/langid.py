@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-__all__ = ["LANGUAGES", "LangGuess", "detect", "is_mismatch"]
+__all__ = ["LANGUAGES", "LangGuess", "detect", "is_mismatch", "warm_up"]
 
 # The corpus languages (issue 6): the four R2L targets plus en and he (Hebrew sites, English
 # pages on R2L sites).
@@ -48,6 +48,11 @@ def _identifier(languages: tuple[str, ...]):
             ident.set_languages(list(languages))
             _identifiers[languages] = ident
         return ident
+
+
+def warm_up(languages: tuple[str, ...] = LANGUAGES) -> None:
+    """Load the model now (a crawl's first item would otherwise pay ~0.3 s)."""
+    _identifier(tuple(languages))
 
 
 def _sample(text: str, max_chars: int) -> str:
