@@ -139,8 +139,8 @@ _FOLD = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک"})
 class LeafNode:
     """One text leaf of the cleaned body, with the R2 features (seed 001, III.A)."""
 
-    text: str  # whitespace-normalised text ("&amp;" already decoded by the parser)
-    raw: str  # the text as in the tree, for joining inline pieces without losing spacing
+    length: int  # characters of the white-space-normalised text (the paper's text length)
+    raw: str  # the text as in the tree ("&amp;" already decoded by the parser)
     is_anchor: bool  # inside an <a href> element
     is_footer: bool  # begins with one of FOOTER_KEYWORDS
     parent: etree._Element  # the element the text belongs to (block detection starts here)
@@ -148,6 +148,11 @@ class LeafNode:
     paragraph: int  # output layout: leaves with equal numbers share a paragraph
     space_before: bool = False  # a white-space-only text node precedes it (rendered as a space)
     index: int = 1  # position among the text nodes of `parent`, as in XPath text()[index]
+
+    @property
+    def text(self) -> str:
+        """The white-space-normalised text (computed, not stored: pages hold many leaves)."""
+        return " ".join(self.raw.split())
 
     @property
     def xpath(self) -> str:
@@ -275,7 +280,7 @@ def extract_leaf_nodes(body: etree._Element) -> list[LeafNode]:
     anchors = 0  # depth of open <a href> elements
     paragraph = 0
     space = False  # a white-space-only text node was skipped since the last leaf
-    text_nodes: dict[etree._Element, int] = {}  # text nodes seen per element, for text()[i]
+    text_nodes: list[int] = []  # per open element, its text nodes so far (for text()[i])
 
     def add(raw: str, parent: etree._Element, index: int, owner: etree._Element) -> None:
         nonlocal space
@@ -284,7 +289,7 @@ def extract_leaf_nodes(body: etree._Element) -> list[LeafNode]:
             space = True
             return
         leaves.append(LeafNode(
-            text=text,
+            length=len(text),
             raw=raw,
             space_before=space,
             index=index,
@@ -303,15 +308,15 @@ def extract_leaf_nodes(body: etree._Element) -> list[LeafNode]:
             paragraph += 1
         if event == "start":
             anchors += is_link
+            text_nodes.append(1 if el.text else 0)
             if el.text:
-                text_nodes[el] = 1
                 add(el.text, el, 1, el)
         else:
             anchors -= is_link
-            parent = el.getparent()
-            if el.tail and parent is not None and el is not body:
-                text_nodes[parent] = text_nodes.get(parent, 0) + 1
-                add(el.tail, parent, text_nodes[parent], el)
+            text_nodes.pop()
+            if el.tail and el is not body:
+                text_nodes[-1] += 1  # the parent's counter: a tail is a text node of the parent
+                add(el.tail, el.getparent(), text_nodes[-1], el)
     return leaves
 
 
@@ -339,22 +344,22 @@ def compute_block_attributes(body: etree._Element, leaves: list[LeafNode]) -> di
 
     Notes
     -----
-    The paper walks up from each leaf; here each leaf is added to its parent, then the totals
-    are pushed to the parents in reverse document order (children come after their parents),
-    which gives the same sums in time linear in the number of elements.
+    The paper walks up from each leaf; here each leaf is added to its parent, then one walk
+    over the tree adds each element's totals to its parent's when the element closes, which
+    gives the same sums in time linear in the number of elements (and memory in the depth).
     """
     blocks: dict[etree._Element, Block] = {}
     for leaf in leaves:
         block = blocks.get(leaf.parent)
         if block is None:
             block = blocks[leaf.parent] = Block()
-        length = len(leaf.text)
+        length = leaf.length
         block.all_elements += 1
         block.all_t_length += length
         if leaf.is_anchor:
             block.all_href += 1
             block.all_href_t_length += length
-    for el in reversed(list(body.iter(etree.Element))):
+    for event, el in etree.iterwalk(body, events=("end",)):
         block = blocks.get(el)
         if block is None or el is body:
             continue
@@ -384,7 +389,7 @@ def select_lowest_level_blocks(body: etree._Element, leaves: list[LeafNode],
 
     A leaf's group is the smallest (deepest) filtered block that contains it: the longest
     block XPath that is a prefix of the leaf's XPath, in the paper's string terms.  Computed
-    top-down in one pass over the tree.
+    top-down in one walk over the tree, keeping the group of each open element on a stack.
 
     Returns
     -------
@@ -392,14 +397,17 @@ def select_lowest_level_blocks(body: etree._Element, leaves: list[LeafNode],
         The group element of each leaf, or ``None`` when no filtered block contains it (a body
         with a single text leaf).
     """
-    group: dict[etree._Element, etree._Element | None] = {}
-    for el in body.iter(etree.Element):
-        if el in blocks:
-            group[el] = el
+    parents = {leaf.parent for leaf in leaves}
+    group: dict[etree._Element, etree._Element | None] = {}  # only for the leaves' parents
+    stack: list[etree._Element | None] = [None]
+    for event, el in etree.iterwalk(body, events=("start", "end")):
+        if event == "start":
+            stack.append(el if el in blocks else stack[-1])
+            if el in parents:
+                group[el] = stack[-1]
         else:
-            parent = el.getparent()
-            group[el] = group.get(parent) if el is not body else None
-    return [group.get(leaf.parent) for leaf in leaves]
+            stack.pop()
+    return [group[leaf.parent] for leaf in leaves]
 
 
 # --- C. Content extraction selection --------------------------------------------------------
@@ -440,13 +448,13 @@ def select_content(
     """
     line_length: dict[int, int] = {}
     for leaf in leaves:
-        line_length[leaf.paragraph] = line_length.get(leaf.paragraph, 0) + len(leaf.text)
+        line_length[leaf.paragraph] = line_length.get(leaf.paragraph, 0) + leaf.length
     selected = []
     for leaf, group in zip(leaves, groups):
         if group is not None:
             block = blocks[group]
         else:
-            length = len(leaf.text)
+            length = leaf.length
             block = Block(1, int(leaf.is_anchor), length, length if leaf.is_anchor else 0)
         keep = (
             not leaf.is_footer
@@ -604,6 +612,6 @@ def _region(text: str, leaves: list[LeafNode], selected: list[bool]) -> Region |
         kept, rejected = [0] * n_lines, [0] * n_lines
         for leaf, keep in zip(leaves, selected):
             if 0 < leaf.sourceline <= n_lines:
-                (kept if keep else rejected)[leaf.sourceline - 1] += len(leaf.text)
+                (kept if keep else rejected)[leaf.sourceline - 1] += leaf.length
         content, code = tuple(kept), tuple(rejected)
     return Region(first_line=min(lines), last_line=max(lines), content=content, code=code)
