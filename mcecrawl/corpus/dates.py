@@ -235,12 +235,12 @@ _META_XPATHS = (
     '//meta[@itemprop="datePublished"]/@content | //*[@itemprop="datePublished"]/@datetime',
     '//meta[@property="og:published_time" or @name="pubdate" or @name="publishdate" or @name="date"'
     ' or @name="DC.date.issued" or @name="dcterms.created" or @name="parsely-pub-date"'
-    ' or @name="sailthru.date"]/@content',
+    ' or @name="sailthru.date" or @name="nastooh:publishDate"]/@content',  # Nastooh: Iranian news CMS
 )
 
 
 def extract_published(html: str | None = None, *, text: str | None = None, raw: str | None = None,
-                      lang: str | None = None) -> PublishedDate | None:
+                      lang: str | None = None, visible: bool = True) -> PublishedDate | None:
     """Publication date of a page: JSON-LD, meta, ``<time>``, a given raw string, then visible text.
 
     Parameters
@@ -252,6 +252,8 @@ def extract_published(html: str | None = None, *, text: str | None = None, raw: 
         shows today's date, the article body the publication date).
     raw : str, optional
         A date string already found by the spider (``published_raw``).
+    visible : bool
+        Search the page's visible text last (default); False: only structured sources and ``text``.
     """
     doc = None
     if html:
@@ -273,7 +275,7 @@ def extract_published(html: str | None = None, *, text: str | None = None, raw: 
         parsed = parse_date(s, lang)
         if parsed:
             return PublishedDate(parsed[0], s.strip(), parsed[1], source)
-    for body in (text, _visible_text(doc) if doc is not None else None):
+    for body in (text, _visible_text(doc) if doc is not None and visible else None):
         found = find_date(body or "", lang)
         if found:
             return found

@@ -66,7 +66,12 @@ class CorpusQuality:
     @staticmethod
     def _date(record: MutableMapping[str, Any], html: str | None, lang: str | None) -> None:
         raw = record.get("published_raw")
-        found = extract_published(html, text=record.get("text"), raw=raw, lang=lang)
+        found = extract_published(html, raw=raw, lang=lang, visible=False)
+        if found is None and record.get("published"):  # the spider parsed a form we do not know
+            record["calendar"], record["published_source"] = "gregorian", "spider"
+            return
+        if found is None:  # last resort: a date written in the article text, then in the page
+            found = extract_published(html, text=record.get("text"), lang=lang)
         if found is None:
             for key in ("published", "published_raw", "calendar", "published_source"):
                 record.setdefault(key, None)

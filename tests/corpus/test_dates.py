@@ -69,3 +69,13 @@ def test_raw_from_spider_used_when_no_html():
 def test_find_date_picks_first():
     got = find_date("منتشر شده در ۲۴ مهر ۱۴۰۲ و به‌روز شده در ۱۴۰۲/۰۸/۱۵", "fa")
     assert got.published == "2023-10-16" and got.published_raw == "۲۴ مهر ۱۴۰۲"
+
+
+def test_nastooh_meta():
+    html = '<html><head><meta name="nastooh:publishDate" content="2026-02-26"></head><body>x</body></html>'
+    assert extract_published(html, lang="fa").published == "2026-02-26"
+
+
+def test_visible_text_can_be_skipped():
+    html = "<html><body><div>شنبه ۱ دی ۱۴۰۲</div></body></html>"
+    assert extract_published(html, lang="fa", visible=False) is None

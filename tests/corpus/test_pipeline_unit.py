@@ -64,3 +64,18 @@ def test_disabled():
         _pipeline(MCE_CORPUS_ENABLED=False)
     pipe, _ = _pipeline(MCE_DEDUP_ENABLED=False)
     assert "duplicate_of" not in pipe.process_item(_item("http://a/1"))
+
+
+def test_dates_raw_then_spider_then_text():
+    pipe, stats = _pipeline()
+    jalali = pipe.process_item(ArticleItem(url="u1", site="a", lang="fa", text=TEXT, status="ok",
+                                           published_raw="۱۴۰۴/۱۲/۰۷ - ۱۸:۴۰", published=None))
+    assert (jalali["published"], jalali["calendar"], jalali["published_source"]) == \
+        ("2026-02-26T18:40:00", "jalali", "raw")
+    kept = pipe.process_item(ArticleItem(url="u2", site="a", lang="fa", text=TEXT + " ۱ دی ۱۴۰۲", status="ok",
+                                         published_raw="someday", published="2020-01-01"))
+    assert (kept["published"], kept["published_source"]) == ("2020-01-01", "spider")
+    from_text = pipe.process_item(ArticleItem(url="u3", site="a", lang="fa", text="۱ دی ۱۴۰۲ " + TEXT[:50],
+                                              status="ok", published_raw=None, published=None))
+    assert (from_text["published"], from_text["published_source"]) == ("2023-12-22", "text")
+    assert stats.get_value("mcecrawl/corpus/calendar/jalali") == 2
