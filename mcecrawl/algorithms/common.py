@@ -5,7 +5,6 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from mcecrawl.algorithms.lines import Lines
 from mcecrawl.algorithms.parse import find_title
 from mcecrawl.algorithms.result import Extraction, Region
 
@@ -78,6 +77,3 @@ def empty(algorithm: str, params: Mapping[str, Any], reason: str, text: str = ""
     return Extraction("", (), algorithm, params, status="empty", reason=reason,
                       title=find_title(text) if text else None, region=region)
 
-
-def region_source(lines: Lines, first: int, last: int) -> str:
-    return lines.source(first, last)

@@ -14,13 +14,18 @@ The slides name the arrays T1 = ASCII and T2 = non-ASCII but draw "T1_i - T2_i" 
 what matters (and what is implemented) is that non-ASCII content counts positive.
 
 Decisions the slides leave open, taken by measurement on ``../shared/data/r2l`` (8 full-gold
-Arabic-script pages; ``benchmarks/bench_extract.py --sweep``, figures in BENCHMARKS.md):
+Arabic-script pages, mean word-LCS F1; ``python benchmarks/bench_extract.py sweep``, figures
+in BENCHMARKS.md):
 
-* ``P`` (lines): the slides say 20, the R2L paper 8.  After segmentation a paragraph block is
-  one or a few lines; see ``P_DEFAULT`` for the value chosen.
-* ``weight``: characters (the papers' string lengths) or UTF-8 bytes; see ``WEIGHT_DEFAULT``.
-* ``growth``: "literal" (stop at the first run of P lines without a non-ASCII character) or
-  "smoothed" (lines above the axis of the smoothed diagram); see ``GROWTH_DEFAULT``.
+* ``split``: every tag on its own line (the R2L paper's literal preprocessing, §4.1) beat
+  splitting before block tags only (0.933 vs 0.916 with the other defaults).
+* ``growth``: "smoothed" (grow over lines above the axis of the smoothed diagram) beat the
+  literal "any line with a non-ASCII character" (0.933 vs 0.869 at P=20): the literal rule lets
+  a menu of one-word Arabic links bridge the article and the boilerplate.
+* ``P``: 20 lines, the slides' value (8: 0.869, 12: 0.902, 20: 0.933).
+* ``weight``: characters (0.933) over UTF-8 bytes (0.923), as the papers' string lengths.
+* Whitespace counts as neither ASCII nor non-ASCII and whitespace-only lines merge into the
+  line before (see :mod:`mcecrawl.algorithms.lines`): without this 0.897.
 
 References
 ----------
@@ -34,22 +39,23 @@ from __future__ import annotations
 import numpy as np
 
 from mcecrawl.algorithms import common
-from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, count_ascii, count_non_ascii, segment_lines
-from mcecrawl.algorithms.parse import parse_region
-from mcecrawl.algorithms.region import SMOOTHING_RADIUS, grow_boundaries, longest_column, smooth
+from mcecrawl.algorithms.lines import (SPLIT_MODES, WEIGHTS, Lines, block_starts, count_ascii, count_non_ascii,
+                                       segment_lines)
+from mcecrawl.algorithms.parse import parse_lines
+from mcecrawl.algorithms.region import SMOOTHING_RADIUS, SNAP_LINES, grow_boundaries, longest_column, smooth, snap_to_blocks
 from mcecrawl.algorithms.result import Extraction
 
 NAME = "dana"
 GROWTH_MODES = ("literal", "smoothed")
 # Lines crossed between two content paragraphs.  Slides: 20; R2L paper: 8.  Re-tuned after
-# segmentation on ../shared/data/r2l (BENCHMARKS.md, "P sweep").
+# segmentation on ../shared/data/r2l: 20 (module docstring, BENCHMARKS.md).
 P_DEFAULT = 20
-WEIGHT_DEFAULT = "chars"  # measured: see BENCHMARKS.md ("weight")
-GROWTH_DEFAULT = "smoothed"  # measured: see BENCHMARKS.md ("growth")
-SPLIT_DEFAULT = "tag"  # measured: see BENCHMARKS.md ("split")
+WEIGHT_DEFAULT = "chars"  # papers' string lengths; measured better than bytes (module docstring)
+GROWTH_DEFAULT = "smoothed"  # measured better than the literal reading (module docstring)
+SPLIT_DEFAULT = "tag"  # R2L paper §4.1 preprocessing; measured better than "block"
 
 DEFAULTS = {"P": P_DEFAULT, "radius": SMOOTHING_RADIUS, "weight": WEIGHT_DEFAULT,
-            "growth": GROWTH_DEFAULT, "split": SPLIT_DEFAULT}
+            "growth": GROWTH_DEFAULT, "split": SPLIT_DEFAULT, "snap": SNAP_LINES}
 CHOICES = {"weight": WEIGHTS, "growth": GROWTH_MODES, "split": SPLIT_MODES}
 
 
@@ -92,7 +98,7 @@ def find_main_content_area(non_ascii: np.ndarray, ascii: np.ndarray, *, P: int =
 
 def extract_main_content(lines: Lines, first: int, last: int) -> list[str]:
     """Phase three: parse the selected lines; the parser's output is the main content."""
-    return parse_region(lines.source(first, last))
+    return parse_lines(lines, first, last)
 
 
 def dana(text: str, **params) -> Extraction:
@@ -105,7 +111,8 @@ def dana(text: str, **params) -> Extraction:
     **params
         ``P`` (lines, default :data:`P_DEFAULT`), ``radius`` (smoothing neighbours, 1),
         ``weight`` ("chars"/"bytes"), ``growth`` ("literal"/"smoothed"), ``split``
-        ("block"/"tag").
+        ("block"/"tag"), ``snap`` (lines the region's edges may move to a block boundary;
+        default 0 = off).
 
     Returns
     -------
@@ -122,5 +129,7 @@ def dana(text: str, **params) -> Extraction:
     first, last, smoothed = find_main_content_area(non_ascii, ascii, P=p["P"], radius=p["radius"], growth=p["growth"])
     if first is None:
         return common.empty(NAME, p, "no line has more non-ASCII than ASCII characters", text)
-    region = common.profile(first, last, non_ascii, ascii, smoothed)
-    return common.result(NAME, p, text, extract_main_content(lines, first, last), region)
+    first, last = snap_to_blocks(block_starts(lines), first, last, limit=p["snap"])
+    paragraphs = extract_main_content(lines, first, last)
+    del lines  # the page's bytes and line arrays: freed before the profile tuples are built
+    return common.result(NAME, p, text, paragraphs, common.profile(first, last, non_ascii, ascii, smoothed))

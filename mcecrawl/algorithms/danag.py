@@ -11,9 +11,12 @@ One preprocessing step and four phases of the paper [1]_ (§3), each one functio
 3. :func:`recognize_boundary` — §3.3: paragraphs around it at most ``gap`` lines apart.
 4. :func:`extract_main_content` — §3.4: the area fed to a parser (lxml).
 
-Decisions taken by measurement on ``../shared/data/r2l`` and ``scrapinghub_aeb`` (BENCHMARKS.md):
-``weight`` (characters vs UTF-8 bytes), ``growth`` ("smoothed": a paragraph is a line above the
-axis, as §3.3 reads; "literal": any line with content characters), ``gap`` after segmentation.
+Decisions taken by measurement on the 8 full-gold Arabic-script pages of ``../shared/data/r2l``
+(mean word-LCS F1, BENCHMARKS.md): ``split`` "tag" (0.926) over "block" (0.907); ``growth``
+"smoothed" — a paragraph is a run above the axis, as §3.3 reads — over "literal" (any line with
+content characters: 0.886); ``gap`` 20, the paper's value (8: 0.869, 12: 0.896, 30: 0.949 on
+these pages but it joins more boilerplate in general, so the paper's value stays);
+``weight`` characters (0.926) over bytes (0.920).
 
 References
 ----------
@@ -25,20 +28,20 @@ from __future__ import annotations
 import numpy as np
 
 from mcecrawl.algorithms import common
-from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, count_content_code, segment_lines
-from mcecrawl.algorithms.parse import parse_region
-from mcecrawl.algorithms.region import SMOOTHING_RADIUS, grow_boundaries, largest_region, smooth
+from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, block_starts, count_content_code, segment_lines
+from mcecrawl.algorithms.parse import parse_lines
+from mcecrawl.algorithms.region import SMOOTHING_RADIUS, SNAP_LINES, grow_boundaries, largest_region, smooth, snap_to_blocks
 from mcecrawl.algorithms.result import Extraction
 
 NAME = "danag"
 GROWTH_MODES = ("smoothed", "literal")
 GAP_DEFAULT = 20  # lines between two paragraphs of the main content; DANAg §3.3
-WEIGHT_DEFAULT = "chars"  # measured: see BENCHMARKS.md ("weight")
+WEIGHT_DEFAULT = "chars"  # papers' string lengths; measured better than bytes (module docstring)
 GROWTH_DEFAULT = "smoothed"  # §3.3 grows over paragraphs = regions above the axis
-SPLIT_DEFAULT = "tag"  # measured: see BENCHMARKS.md ("split")
+SPLIT_DEFAULT = "tag"  # R2L paper §4.1 preprocessing; measured better than "block"
 
 DEFAULTS = {"gap": GAP_DEFAULT, "radius": SMOOTHING_RADIUS, "weight": WEIGHT_DEFAULT,
-            "growth": GROWTH_DEFAULT, "split": SPLIT_DEFAULT}
+            "growth": GROWTH_DEFAULT, "split": SPLIT_DEFAULT, "snap": SNAP_LINES}
 CHOICES = {"weight": WEIGHTS, "growth": GROWTH_MODES, "split": SPLIT_MODES}
 
 
@@ -79,7 +82,7 @@ def recognize_boundary(content: np.ndarray, smoothed: np.ndarray, first: int, la
 
 def extract_main_content(lines: Lines, kept: np.ndarray, first: int, last: int) -> list[str]:
     """Phase 4 (§3.4): parse the area (lines ``first..last`` of the kept lines)."""
-    return parse_region(lines.source(int(kept[first]), int(kept[last])))
+    return parse_lines(lines, int(kept[first]), int(kept[last]))
 
 
 def danag(text: str, **params) -> Extraction:
@@ -91,7 +94,8 @@ def danag(text: str, **params) -> Extraction:
         The decoded page.
     **params
         ``gap`` (lines, default 20), ``radius`` (smoothing neighbours, 1), ``weight``
-        ("chars"/"bytes"), ``growth`` ("smoothed"/"literal"), ``split`` ("block"/"tag").
+        ("chars"/"bytes"), ``growth`` ("smoothed"/"literal"), ``split`` ("block"/"tag"),
+        ``snap`` (lines the region's edges may move to a block boundary; default 0 = off).
 
     Returns
     -------
@@ -108,5 +112,7 @@ def danag(text: str, **params) -> Extraction:
     if seed is None:
         return common.empty(NAME, p, "no line has more content than code characters", text)
     first, last = recognize_boundary(content, smoothed, *seed, gap=p["gap"], growth=p["growth"])
-    region = common.profile(first, last, content, code, smoothed)
-    return common.result(NAME, p, text, extract_main_content(lines, kept, first, last), region)
+    first, last = snap_to_blocks(block_starts(lines)[kept], first, last, limit=p["snap"])
+    paragraphs = extract_main_content(lines, kept, first, last)
+    del lines  # the page's bytes and line arrays: freed before the profile tuples are built
+    return common.result(NAME, p, text, paragraphs, common.profile(first, last, content, code, smoothed))

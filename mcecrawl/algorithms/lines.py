@@ -11,8 +11,9 @@ Phases
 :func:`segment_lines`
     Split the source at newlines and before tags (every tag, or only block-level tags), never
     inside comments, ``<script>``/``<style>`` bodies or attribute values.  Lines inside those
-    bodies are flagged ``protected`` so that their text (e.g. JSON page data full of R2L strings)
-    can never win a region.
+    bodies (and the ``<head>``) are flagged ``protected`` so that their text (e.g. JSON page
+    data full of R2L strings) can never win a region.  Whitespace-only lines are merged into
+    the line before them, so indentation and empty lines change neither the profile nor P.
 :func:`count_ascii`, :func:`count_non_ascii`, :func:`count_r2l`, :func:`count_content_code`
     Per-line counts (the papers' EPL/NEPL lengths, T1/T2 arrays), weighted in characters or in
     UTF-8 bytes.
@@ -80,7 +81,8 @@ class Lines:
     starts, ends : numpy.ndarray
         Byte offsets of each line, ``ends[i] == starts[i + 1]``.
     protected : numpy.ndarray of bool
-        The line lies in a comment, ``<script>`` or ``<style>`` element (tags included).
+        The line lies in a comment, ``<script>``, ``<style>`` or ``<head>`` element (tags
+        included).
     tag_starts, tag_ends : numpy.ndarray
         Byte spans ``[start, end]`` (inclusive) of every tag outside protected bodies.
     """
@@ -99,13 +101,28 @@ class Lines:
         """Source text of lines ``first..last`` (inclusive)."""
         return self.data[self.starts[first]:self.ends[last]].decode("utf-8", errors="replace")
 
+    def sources(self, first: int, last: int, max_bytes: int) -> list[str]:
+        """Source of lines ``first..last`` cut at line starts into pieces of about ``max_bytes``."""
+        b0, b1 = int(self.starts[first]), int(self.ends[last])
+        cuts = [first]
+        while b1 - int(self.starts[cuts[-1]]) > max_bytes:
+            nxt = int(np.searchsorted(self.starts, int(self.starts[cuts[-1]]) + max_bytes, side="right")) - 1
+            if nxt <= cuts[-1] or nxt > last:
+                break
+            cuts.append(nxt)
+        offsets = [int(self.starts[c]) for c in cuts] + [b1]
+        offsets[0] = b0
+        return [self.data[a:b].decode("utf-8", errors="replace") for a, b in zip(offsets[:-1], offsets[1:])]
+
 
 def protected_spans(data: bytes) -> np.ndarray:
-    """Byte spans ``[start, end)`` of comments and ``<script>``/``<style>`` elements.
+    """Byte spans ``[start, end)`` of comments, ``<script>``/``<style>`` elements and ``<head>``.
 
     A scan that resumes after each closing, so that ``<!--`` inside a script (or ``<script``
-    inside a comment) opens nothing.  An unclosed body runs to the end of the page, as in the
-    HTML tokenizer (WHATWG HTML §13.2.5, script data state).
+    inside a comment) opens nothing.  An unclosed script/style/comment runs to the end of the
+    page, as in the HTML tokenizer (WHATWG HTML §13.2.5, script data state).  The head (its
+    ``<title>`` and ``<meta content="...">`` often repeat the lead in R2L text) is never main
+    content; without a ``</head>`` only its tag is protected.
     """
     spans = []
     pos, n = 0, len(data)
@@ -117,7 +134,8 @@ def protected_spans(data: bytes) -> np.ndarray:
         close = _PROTECTED_CLOSE[opening].search(data, m.end())
         if close is None and opening == b"<head":
             # No </head>: the head ends where the parser would guess; protect only the tag.
-            end = m.end()
+            gt = data.find(b">", m.end())
+            end = n if gt < 0 else gt + 1
         else:
             end = close.end() if close else n
         spans.append((m.start(), end))
@@ -178,50 +196,93 @@ def segment_lines(text: str | bytes, *, split: str = "block", merge_blank: bool 
     data = text.encode("utf-8", errors="replace") if isinstance(text, str) else bytes(text)
     n = len(data)
     arr = np.frombuffer(data, dtype=np.uint8)
-    empty = np.zeros(0, dtype=np.int64)
+    pos = _index_dtype(n)
+    empty = np.zeros(0, dtype=pos)
     if n == 0:
         return Lines(data, empty, empty, np.zeros(0, dtype=bool), empty, empty)
-    spans = protected_spans(data)
+    spans = protected_spans(data).astype(pos)
 
     # Tag openings: "<" + letter | "/" | "!" outside protected bodies.
-    lt = np.flatnonzero(arr == _LT)
-    nxt = arr[np.minimum(lt + 1, n - 1)]
-    lt = lt[(_ALPHA[nxt] | (nxt == _SLASH) | (nxt == _BANG)) & (lt + 1 < n)]
+    lt = _positions(arr, _LT)
+    lt = lt[lt + 1 < n]
+    nxt = arr[lt + 1]
+    lt = lt[(_ALPHA[nxt] | (nxt == _SLASH) | (nxt == _BANG))]
     lt = lt[~_inside(lt, spans)]
-    gt = np.flatnonzero(arr == _GT)
+    gt = _positions(arr, _GT)
     k = np.searchsorted(gt, lt)
-    tag_ends = np.where(k < len(gt), gt[np.minimum(k, len(gt) - 1)], n - 1)
+    tag_ends = np.where(k < len(gt), gt[np.minimum(k, len(gt) - 1)] if len(gt) else 0, n - 1).astype(pos)
     # "<" inside the previous tag (an attribute value such as title="a<b") opens nothing.
     keep = np.ones(len(lt), dtype=bool)
     keep[1:] = lt[1:] > tag_ends[:-1]
     tag_starts, tag_ends = lt[keep], tag_ends[keep]
+    del lt, gt, k, keep, nxt
 
     if split == "block" and len(tag_starts):
         cuts = tag_starts[np.isin(_tag_name_keys(arr, tag_starts), _BLOCK_KEYS)]
     else:
         cuts = tag_starts
-    newline_cuts = np.flatnonzero(arr == _NL) + 1
     is_start = np.zeros(n + 1, dtype=bool)  # a mask, not np.unique: O(n) and faster than sorting
     is_start[[0, n]] = True
-    is_start[cuts] = is_start[newline_cuts] = is_start[spans.ravel()] = True
-    starts = np.flatnonzero(is_start[:n])
+    is_start[cuts] = is_start[_positions(arr, _NL) + 1] = is_start[spans.ravel()] = True
+    starts = _positions(is_start[:n], True)
+    del is_start
     if merge_blank and len(starts) > 1:
         # A whitespace-only line is trailing space of the line before it: merged, so that
         # pretty-printing (indentation, empty lines) changes neither the profile nor P.
-        solid = np.add.reduceat((arr > 0x20).view(np.uint8), starts, dtype=np.int32) > 0
+        solid = _sum_per_line(arr, starts, lambda chunk, _: chunk > 0x20) > 0
         solid[0] = True
         starts = starts[solid | is_start_protected(starts, spans)]
-    ends = np.append(starts[1:], n)
+    ends = np.append(starts[1:], n).astype(pos)
     protected = _inside(starts, spans)
     return Lines(data, starts, ends, protected, tag_starts, tag_ends)
 
 
-def _per_line(lines: Lines, mask: np.ndarray) -> np.ndarray:
-    """Sum a per-byte boolean ``mask`` over each line (int32: a line is < 2 GB)."""
-    if not len(lines):
-        return np.zeros(0, dtype=np.int32)
-    # Summing the uint8 view into int32 is ~4x faster than bool into int64.
-    return np.add.reduceat(mask.view(np.uint8), lines.starts, dtype=np.int32)
+# Bytes processed per numpy pass on big pages: temporaries stay this small, whatever the page
+# size (a 50 MB page must peak below 10x its size); small pages take one pass.
+CHUNK_BYTES = 1 << 20
+
+
+def _index_dtype(n: int):
+    """int32 offsets while they fit (half the memory of int64), else int64."""
+    return np.int32 if n < 2**31 - 1 else np.int64
+
+
+def _positions(arr: np.ndarray, value) -> np.ndarray:
+    """``np.flatnonzero(arr == value)`` computed chunk by chunk, in the offset dtype."""
+    pos = _index_dtype(len(arr))
+    parts = [np.flatnonzero(arr[c:c + CHUNK_BYTES] == value).astype(pos) + pos(c)
+             for c in range(0, len(arr), CHUNK_BYTES)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=pos)
+
+
+def _sum_per_line(arr: np.ndarray, starts: np.ndarray, mask_fn) -> np.ndarray:
+    """Per line, the number of bytes where ``mask_fn(chunk, offset)`` is true (chunked, O(n)).
+
+    Lines are grouped into chunks of about :data:`CHUNK_BYTES`; ``mask_fn`` gets the bytes of one
+    chunk and its offset in the page, so no page-sized temporary exists besides the page itself.
+    A chunk starts at a line start (a "<" or after a newline), never inside a UTF-8 sequence.
+    """
+    n = len(arr)
+    out = np.zeros(len(starts), dtype=np.int32)
+    if not len(starts):
+        return out
+    bounds = np.unique(np.searchsorted(starts, np.arange(0, n, CHUNK_BYTES), side="right") - 1)
+    bounds = np.append(bounds[bounds >= 0], len(starts))
+    for i, j in zip(bounds[:-1], bounds[1:]):
+        b0 = int(starts[i])
+        b1 = int(starts[j]) if j < len(starts) else n
+        chunk = arr[b0:b1]
+        mask = mask_fn(chunk, b0)
+        if j - i == 1:  # one (long) line: count without the reduceat cast buffer
+            out[i] = np.count_nonzero(mask)
+        else:
+            out[i:j] = np.add.reduceat(mask.view(np.uint8), starts[i:j] - b0, dtype=np.int32)
+    return out
+
+
+def _per_line(lines: Lines, mask_fn) -> np.ndarray:
+    """Per line, the count of bytes selected by ``mask_fn(chunk_of_bytes, offset)``."""
+    return _sum_per_line(_byte_array(lines), lines.starts, mask_fn)
 
 
 def _byte_array(lines: Lines) -> np.ndarray:
@@ -242,10 +303,10 @@ def count_ascii(lines: Lines, *, weight: str = "chars") -> np.ndarray:
     characters (or bytes) as code, whatever their script, so that a script's R2L strings push
     the line below the axis.
     """
-    arr = _byte_array(lines)
-    counts = _per_line(lines, _visible_ascii(arr))
+    counts = _per_line(lines, lambda c, _: _visible_ascii(c))
     if lines.protected.any():
-        other = _per_line(lines, arr >= (0xC0 if weight == "chars" else 0x80))
+        lead = 0xC0 if weight == "chars" else 0x80
+        other = _per_line(lines, lambda c, _: c >= lead)
         counts = np.where(lines.protected, counts + other, counts)
     return counts
 
@@ -256,8 +317,8 @@ def count_non_ascii(lines: Lines, *, weight: str = "chars") -> np.ndarray:
     In UTF-8 every non-ASCII character has exactly one lead byte >= 0xC0 and its continuation
     bytes lie in 0x80-0xBF (RFC 3629 §3), so characters are counted by their lead bytes.
     """
-    arr = _byte_array(lines)
-    counts = _per_line(lines, arr >= (0xC0 if weight == "chars" else 0x80))
+    lead = 0xC0 if weight == "chars" else 0x80
+    counts = _per_line(lines, lambda c, _: c >= lead)
     counts[lines.protected] = 0
     return counts
 
@@ -294,24 +355,33 @@ def count_r2l(lines: Lines, *, hebrew: bool = False, weight: str = "chars") -> n
     """NEPL of the R2L paper (set S1, §4.1 step 1): R2L characters per line; 0 if protected."""
     if not len(lines):
         return np.zeros(0, dtype=np.int64)
-    counts = _per_line(lines, r2l_mask(_byte_array(lines), hebrew=hebrew, weight=weight))
+    counts = _per_line(lines, lambda c, _: r2l_mask(c, hebrew=hebrew, weight=weight))
     counts[lines.protected] = 0
     return counts
 
 
 def count_total(lines: Lines, *, weight: str = "chars") -> np.ndarray:
     """Visible characters (or bytes) per line: printable ASCII plus non-ASCII."""
-    arr = _byte_array(lines)
-    return _per_line(lines, _visible_ascii(arr) | (arr >= (0xC0 if weight == "chars" else 0x80)))
+    return _per_line(lines, lambda c, _: _counted(c, weight))
 
 
-def in_tag_mask(lines: Lines) -> np.ndarray:
-    """Per-byte mask of the bytes inside tags (``<`` to ``>`` inclusive)."""
-    n = len(lines.data)
-    delta = np.zeros(n + 1, dtype=np.int8)
-    delta[lines.tag_starts] += 1
-    np.subtract.at(delta, lines.tag_ends + 1, 1)
-    return np.cumsum(delta[:n], dtype=np.int8) > 0
+def _counted(chunk: np.ndarray, weight: str) -> np.ndarray:
+    """Bytes that count as one unit: printable ASCII plus UTF-8 leads (chars) or all >= 0x80 (bytes)."""
+    return _visible_ascii(chunk) | (chunk >= (0xC0 if weight == "chars" else 0x80))
+
+
+def in_tag_mask(lines: Lines, start: int = 0, stop: int | None = None) -> np.ndarray:
+    """Mask of the bytes ``start:stop`` that lie inside tags (``<`` to ``>`` inclusive)."""
+    stop = len(lines.data) if stop is None else stop
+    # Tags are disjoint and sorted, so their ends are sorted too: the ones meeting the window
+    # are a contiguous run.
+    i = int(np.searchsorted(lines.tag_ends, start, side="left"))
+    j = int(np.searchsorted(lines.tag_starts, stop, side="left"))
+    delta = np.zeros(stop - start + 1, dtype=np.int8)
+    if j > i:
+        np.add.at(delta, np.clip(lines.tag_starts[i:j] - start, 0, stop - start), 1)
+        np.add.at(delta, np.clip(lines.tag_ends[i:j] + 1 - start, 0, stop - start), -1)
+    return np.cumsum(delta[:-1], dtype=np.int8) > 0
 
 
 def count_content_code(lines: Lines, *, weight: str = "chars") -> tuple[np.ndarray, np.ndarray]:
@@ -328,11 +398,20 @@ def count_content_code(lines: Lines, *, weight: str = "chars") -> tuple[np.ndarr
     if not len(lines):
         z = np.zeros(0, dtype=np.int32)
         return z, z
-    arr = _byte_array(lines)
-    in_tag = in_tag_mask(lines)
-    counted = _visible_ascii(arr) | (arr >= (0xC0 if weight == "chars" else 0x80))
-    code = _per_line(lines, in_tag & counted)
-    content = _per_line(lines, counted) - code
+    code = _per_line(lines, lambda c, off: in_tag_mask(lines, off, off + len(c)) & _counted(c, weight))
+    content = count_total(lines, weight=weight) - code
     code[lines.protected] = 0
     content[lines.protected] = 0
     return content, code
+
+
+def block_starts(lines: Lines) -> np.ndarray:
+    """Mask of the lines that begin with a block-level tag (opening or closing, e.g. ``<p``, ``</div``)."""
+    arr = _byte_array(lines)
+    if not len(lines):
+        return np.zeros(0, dtype=bool)
+    at_tag = arr[lines.starts] == _LT
+    keys = _tag_name_keys(arr, lines.starts[at_tag])
+    out = np.zeros(len(lines), dtype=bool)
+    out[np.flatnonzero(at_tag)] = np.isin(keys, _BLOCK_KEYS)
+    return out

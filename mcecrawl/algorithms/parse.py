@@ -28,6 +28,9 @@ BLOCK_TAGS = frozenset(
     "figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr li main menu nav ol p pre "
     "section summary table tbody td tfoot th thead tr ul".split()
 )
+# Regions above this size are parsed piece by piece (cut at line starts), so libxml2's tree
+# (~20x its source in memory) never holds more than this; articles are far smaller.
+PARSE_CHUNK_BYTES = 2 * 1024 * 1024
 # Title lookup reads this much of the page (the <head> and the top of <body> are far smaller).
 TITLE_WINDOW_CHARS = 512 * 1024
 
@@ -59,6 +62,18 @@ def _strip_tags(source: str) -> list[str]:
         return "\n" if m.group(2) and m.group(2).lower() in BLOCK_TAGS else ""
 
     return _lines_to_paragraphs(html.unescape(_TAG.sub(repl, source)))
+
+
+def parse_lines(lines, first: int, last: int) -> list[str]:
+    """Paragraphs of lines ``first..last`` of a :class:`~mcecrawl.algorithms.lines.Lines`.
+
+    Regions larger than :data:`PARSE_CHUNK_BYTES` are parsed in pieces cut at line starts
+    (never inside a tag), keeping memory linear and small on pathological pages.
+    """
+    out: list[str] = []
+    for source in lines.sources(first, last, PARSE_CHUNK_BYTES):
+        out.extend(parse_region(source))
+    return out
 
 
 def parse_region(source: str) -> list[str]:

@@ -8,7 +8,8 @@ The two steps of the paper [1]_ (§4.1), each one function:
    UCS), i.e. the lengths of NEPL and EPL.  Lines come from
    :func:`mcecrawl.algorithms.lines.segment_lines` (the paper's single-line preprocessing).
 2. :func:`find_region` — second step: formula (2) smoothing, the longest column above the
-   x-axis, and boundary growth with parameter P (default 8, §4.1 and §4.4).
+   x-axis, and boundary growth with parameter P (paper: 8, §4.1 and §4.4; here re-tuned to 20
+   for tag-per-line segmentation, growing over lines above the axis; see the constants).
 
 Output (:func:`main_content`): ``output="chars"`` is the paper's own (the R2L characters of the
 region, whitespace kept between words); ``output="parse"`` parses the region with lxml, the
@@ -25,22 +26,27 @@ from __future__ import annotations
 import numpy as np
 
 from mcecrawl.algorithms import common
-from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, count_ascii, count_r2l, segment_lines
-from mcecrawl.algorithms.parse import parse_region, r2l_characters
-from mcecrawl.algorithms.region import SMOOTHING_RADIUS, grow_boundaries, longest_column, smooth
+from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, block_starts, count_ascii, count_r2l, segment_lines
+from mcecrawl.algorithms.parse import parse_lines, r2l_characters
+from mcecrawl.algorithms.region import SMOOTHING_RADIUS, SNAP_LINES, grow_boundaries, longest_column, smooth, snap_to_blocks
 from mcecrawl.algorithms.result import Extraction
 
 NAME = "r2l"
 GROWTH_MODES = ("literal", "smoothed")
 OUTPUT_MODES = ("chars", "parse")
-P_DEFAULT = 8  # lines; R2L paper §4.1 default, best P for most sites in its Table 2
-WEIGHT_DEFAULT = "chars"  # the papers' string lengths of EPL/NEPL; see BENCHMARKS.md ("weight")
-GROWTH_DEFAULT = "literal"  # §4.1: stop when no line with S1 characters lies within P lines
-SPLIT_DEFAULT = "tag"  # measured: see BENCHMARKS.md ("split")
+# Lines crossed between paragraphs.  The paper's default is 8 (§4.1; its HFF searches [1, 20],
+# §4.4); re-tuned after segmentation on ../shared/data/r2l: 20 (BENCHMARKS.md, "P sweep").
+P_DEFAULT = 20
+WEIGHT_DEFAULT = "chars"  # the papers' string lengths of EPL/NEPL; measured better than bytes
+# §4.1 literally stops when no line with S1 characters lies within P lines, so one Arabic menu
+# item bridges two regions; growing over lines above the axis of the smoothed diagram measured
+# better (BENCHMARKS.md, "growth").  "literal" stays selectable.
+GROWTH_DEFAULT = "smoothed"
+SPLIT_DEFAULT = "tag"  # §4.1 preprocessing; measured better than "block"
 OUTPUT_DEFAULT = "chars"  # the paper's output; "parse" keeps digits, Latin words and punctuation
 
 DEFAULTS = {"P": P_DEFAULT, "radius": SMOOTHING_RADIUS, "weight": WEIGHT_DEFAULT, "growth": GROWTH_DEFAULT,
-            "split": SPLIT_DEFAULT, "output": OUTPUT_DEFAULT, "hebrew": False}
+            "split": SPLIT_DEFAULT, "output": OUTPUT_DEFAULT, "hebrew": False, "snap": SNAP_LINES}
 CHOICES = {"weight": WEIGHTS, "growth": GROWTH_MODES, "split": SPLIT_MODES, "output": OUTPUT_MODES}
 
 
@@ -76,7 +82,7 @@ def main_content(lines: Lines, first: int, last: int, *, output: str = OUTPUT_DE
                  hebrew: bool = False) -> list[str]:
     """The region's text: its S1 characters line by line (§4.1), or the parsed region (§6)."""
     if output == "parse":
-        return parse_region(lines.source(first, last))
+        return parse_lines(lines, first, last)
     kept = [lines.source(i, i) for i in range(first, last + 1) if not lines.protected[i]]
     return r2l_characters(kept, hebrew=hebrew)
 
@@ -89,9 +95,10 @@ def r2l(text: str, **params) -> Extraction:
     text : str
         The decoded page.
     **params
-        ``P`` (lines, default 8), ``radius`` (1), ``weight`` ("chars"/"bytes"), ``growth``
+        ``P`` (lines, default 20), ``radius`` (1), ``weight`` ("chars"/"bytes"), ``growth``
         ("literal"/"smoothed"), ``split`` ("block"/"tag"), ``output`` ("chars"/"parse"),
-        ``hebrew`` (count Hebrew letters in S1, default False).
+        ``hebrew`` (count Hebrew letters in S1, default False), ``snap`` (lines the region's
+        edges may move to a block boundary; default 0 = off).
 
     Returns
     -------
@@ -102,11 +109,12 @@ def r2l(text: str, **params) -> Extraction:
     lines = segment_lines(text, split=p["split"])
     nepl, epl = separate_characters(lines, hebrew=p["hebrew"], weight=p["weight"])
     if not nepl.any():
-        script = "Arabic-script or Hebrew" if p["hebrew"] else "Arabic-script (set hebrew=true for Hebrew)"
-        return common.empty(NAME, p, f"no R2L ({script}) characters outside scripts, styles and comments", text)
+        script = "Arabic-script or Hebrew" if p["hebrew"] else "Arabic-script; hebrew=true counts Hebrew"
+        return common.empty(NAME, p, f"no R2L characters ({script}) outside scripts, styles and comments", text)
     first, last, smoothed = find_region(nepl, epl, P=p["P"], radius=p["radius"], growth=p["growth"])
     if first is None:
         return common.empty(NAME, p, "no line has more R2L than ASCII characters", text)
-    region = common.profile(first, last, nepl, epl, smoothed)
+    first, last = snap_to_blocks(block_starts(lines), first, last, limit=p["snap"])
     paragraphs = main_content(lines, first, last, output=p["output"], hebrew=p["hebrew"])
-    return common.result(NAME, p, text, paragraphs, region)
+    del lines  # the page's bytes and line arrays: freed before the profile tuples are built
+    return common.result(NAME, p, text, paragraphs, common.profile(first, last, nepl, epl, smoothed))

@@ -1,0 +1,21 @@
+"""Fixtures of the algorithm tests: a small project-own Persian news page."""
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+# Sentences of the fixture's article body (reviewed by hand) and of its boilerplate.
+ARTICLE = ("بارش برف سنگین از بامداد امروز در تهران", "سازمان هواشناسی", "شهرداری تهران اعلام کرد",
+           "پلیس راهور نیز از شهروندان خواست")
+BOILERPLATE = ("صفحه اصلی", "خبرهای مرتبط", "هشدار نارنجی", "کلیه حقوق محفوظ است")
+
+
+@pytest.fixture(scope="session")
+def fa_page() -> bytes:
+    return (DATA / "fa_article.html").read_bytes()
+
+
+@pytest.fixture(scope="session")
+def fa_minified(fa_page) -> str:
+    """The same page minified into one line (as many modern sites serve it)."""
+    return "".join(line.strip() for line in fa_page.decode("utf-8").splitlines())

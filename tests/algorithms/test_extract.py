@@ -1,0 +1,107 @@
+"""The public API: registry, decoding, and bad input (never an exception, always a reason)."""
+import gzip
+import time
+
+import pytest
+
+import mcecrawl
+from mcecrawl.algorithms import ALGORITHMS, ParamError, get_algorithm, sniff_binary
+from tests.algorithms.conftest import ARTICLE
+
+LINE_BASED = ("dana", "danag", "r2l")
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
+
+
+def test_registry_resolves_lazily_by_module():
+    assert {"dana", "danag", "r2l"} <= set(ALGORITHMS)
+    assert ALGORITHMS["dana"].__name__ == "dana"
+    with pytest.raises(ValueError, match="unknown algorithm 'nope'; available: dana"):
+        get_algorithm("nope")
+    with pytest.raises(ValueError):
+        mcecrawl.extract(b"<p>x</p>", algorithm="nope")
+
+
+def test_unknown_parameter_is_a_usage_error():
+    with pytest.raises(ParamError, match="unknown parameter"):
+        mcecrawl.extract("<p>سلام</p>", algorithm="dana", gap=3)
+
+
+@pytest.mark.parametrize("algorithm", LINE_BASED)
+def test_extract_bytes_records_encoding(fa_page, algorithm):
+    result = mcecrawl.extract(fa_page, algorithm=algorithm, url="https://example.ir/news/1")
+    assert result.status == "ok" and result.encoding == "utf-8" and result.encoding_source == "utf-8"
+    assert ARTICLE[1] in result.text
+
+
+def test_extract_legacy_encoding_through_decode(fa_page):
+    body = fa_page.decode("utf-8").replace("\u200c", " ").replace("ک", "ك").replace("ی", "ي").encode("cp1256", errors="xmlcharrefreplace")
+    result = mcecrawl.extract(body, content_type="text/html; charset=windows-1256")
+    assert result.status == "ok" and result.encoding == "cp1256"
+    assert "سازمان هواشناسي" in result.text
+
+
+@pytest.mark.parametrize("algorithm", LINE_BASED)
+@pytest.mark.parametrize("body, status, reason", [
+    (b"", "empty", "empty page"),
+    (b"   \n\t ", "empty", "empty page"),
+    (PNG, "error", "PNG"),
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj <<>> endobj", "error", "PDF"),
+    (gzip.compress(b"<html><p>hello</p></html>"), "error", "gzip"),
+    (bytes(range(32)) * 100, "error", "binary"),
+])
+def test_bad_bytes(algorithm, body, status, reason):
+    result = mcecrawl.extract(body, algorithm=algorithm)
+    assert result.status == status and reason in result.reason and result.text == ""
+
+
+@pytest.mark.parametrize("algorithm", LINE_BASED)
+def test_invalid_utf8_is_decoded_not_raised(algorithm, fa_page):
+    body = fa_page.replace("سازمان".encode(), "سازمان".encode()[:-1] + b"\xff", 1)
+    result = mcecrawl.extract(body, algorithm=algorithm)
+    assert result.status in ("ok", "empty") and result.encoding
+
+
+@pytest.mark.parametrize("algorithm", LINE_BASED)
+def test_scripts_only_page_is_empty(algorithm):
+    page = ('<html><head><script>var a = "سلام دنیا، این متن در اسکریپت است";</script></head><body>'
+            '<script>window.__NEXT_DATA__ = {"body": "' + "متن خبر در داده‌های صفحه " * 50 + '"}</script>'
+            "</body></html>")
+    result = mcecrawl.extract(page.encode(), algorithm=algorithm)
+    assert result.status == "empty" and result.reason
+
+
+def test_page_without_r2l_text_given_to_r2l():
+    result = mcecrawl.extract(b"<html><body><p>" + b"English text only. " * 50 + b"</p></body></html>",
+                              algorithm="r2l")
+    assert result.status == "empty" and "R2L" in result.reason
+
+
+@pytest.mark.parametrize("algorithm", LINE_BASED)
+def test_unclosed_and_deeply_nested_markup(algorithm):
+    unclosed = "<html><body><div><p>" + "متن فارسی بسیار طولانی " * 30 + '<div><span><a href="x'
+    assert "متن فارسی" in mcecrawl.extract(unclosed, algorithm=algorithm).text
+    deep = "<div>" * 100_000 + "<p>" + "متن عمیق در لایه‌های تودرتو " * 20 + "</p>"
+    result = mcecrawl.extract(deep, algorithm=algorithm)
+    assert result.status == "ok" and "متن عمیق" in result.text
+
+
+def test_non_html_argument_type():
+    result = mcecrawl.extract(12345)
+    assert result.status == "error" and "bytes or str" in result.reason
+
+
+@pytest.mark.parametrize("algorithm", ["dana", "danag"])
+def test_50_mb_page_finishes_in_linear_time(algorithm, fa_page):
+    body = fa_page * (50_000_000 // len(fa_page) + 1)
+    started = time.perf_counter()
+    result = mcecrawl.extract(body, algorithm=algorithm)
+    elapsed = time.perf_counter() - started
+    assert result.status == "ok" and ARTICLE[0] in result.text
+    # ~1-2 s on the 2-core box; a quadratic loop over 700k lines would take hours.
+    assert elapsed < 60
+
+
+def test_sniff_binary_leaves_text_alone(fa_page):
+    assert sniff_binary(fa_page) is None
+    assert sniff_binary("<p>سلام</p>".encode("utf-16")) is None
+    assert sniff_binary(PNG) == "PNG image"

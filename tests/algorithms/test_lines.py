@@ -1,0 +1,132 @@
+"""Line segmentation and per-line counts on small synthetic sources (hand-computed)."""
+import numpy as np
+import pytest
+
+from mcecrawl.algorithms.lines import (count_ascii, count_content_code, count_non_ascii, count_r2l, count_total,
+                                       protected_spans, segment_lines)
+
+
+def sources(lines):
+    return [lines.source(i, i) for i in range(len(lines))]
+
+
+def test_every_tag_on_its_own_line():
+    lines = segment_lines("<p>a<b>b</b></p>", split="tag")
+    assert sources(lines) == ["<p>a", "<b>b", "</b>", "</p>"]
+
+
+def test_block_split_keeps_inline_tags_in_the_paragraph():
+    lines = segment_lines("<div><p>a <a href='x'>b</a> c</p><p>d</p></div>", split="block")
+    assert sources(lines) == ["<div>", "<p>a <a href='x'>b</a> c", "</p>", "<p>d", "</p>", "</div>"]
+
+
+def test_newlines_end_lines():
+    assert sources(segment_lines("ab\ncd\n", split="tag")) == ["ab\n", "cd\n"]
+
+
+def test_no_split_inside_attribute_values():
+    lines = segment_lines('<a title="x<y">t</a>', split="tag")
+    assert sources(lines) == ['<a title="x<y">t', "</a>"]
+
+
+def test_no_split_inside_comments_scripts_styles():
+    src = '<p>a<!-- <p>x --><script>if (a<b) s="<p>";</script><style>p>a{}</style></p>'
+    lines = segment_lines(src, split="tag")
+    assert sources(lines) == ["<p>a", "<!-- <p>x -->", '<script>if (a<b) s="<p>";</script>',
+                              "<style>p>a{}</style>", "</p>"]
+    assert lines.protected.tolist() == [False, True, True, True, False]
+
+
+def test_unclosed_script_runs_to_the_end():
+    lines = segment_lines("<p>a</p><script>var s = '<p>متن</p>';", split="tag")
+    assert lines.protected.tolist() == [False, False, True]
+
+
+def test_head_is_protected_only_when_closed():
+    assert segment_lines("<head><title>ت</title></head><p>x", split="tag").protected.tolist() == [
+        True, False]
+    assert segment_lines("<head><title>ت</title><p>x", split="tag").protected.tolist() == [
+        True, False, False, False]
+
+
+def test_script_opening_inside_comment_opens_nothing():
+    spans = protected_spans(b"<!-- <script> --><p>x</p>")
+    assert spans.tolist() == [[0, 17]]
+
+
+def test_whitespace_only_lines_merge_into_the_line_before():
+    lines = segment_lines("<p>a\n   \n\n<p>b", split="tag")
+    assert sources(lines) == ["<p>a\n   \n\n", "<p>b"]
+    unmerged = segment_lines("<p>a\n   \n\n<p>b", split="tag", merge_blank=False)
+    assert len(unmerged) == 4
+
+
+def test_minified_and_pretty_printed_pages_give_the_same_lines():
+    pretty = "<div>\n  <p>سلام</p>\n  <p>دنیا</p>\n</div>\n"
+    minified = "<div><p>سلام</p><p>دنیا</p></div>"
+    a, b = segment_lines(pretty, split="tag"), segment_lines(minified, split="tag")
+    assert [s.strip() for s in sources(a)] == sources(b)
+    assert count_non_ascii(a).tolist() == count_non_ascii(b).tolist()
+
+
+def test_line_offsets_are_contiguous_and_cover_the_page():
+    src = "<html><body>\n<p>متن <b>پررنگ</b></p>\n<!-- c -->\n</body></html>"
+    lines = segment_lines(src, split="tag")
+    assert lines.starts[0] == 0 and lines.ends[-1] == len(src.encode())
+    assert (lines.ends[:-1] == lines.starts[1:]).all()
+
+
+def test_counts_characters_and_bytes():
+    lines = segment_lines("<p>سلام ab</p>", split="tag")  # 4 Persian letters = 8 UTF-8 bytes
+    assert count_non_ascii(lines).tolist() == [4, 0]
+    assert count_non_ascii(lines, weight="bytes").tolist() == [8, 0]
+    assert count_ascii(lines).tolist() == [5, 4]  # "<p>" + "ab" (space not counted); "</p>"
+    assert count_total(lines).tolist() == [9, 4]
+
+
+def test_protected_lines_count_as_code_only():
+    lines = segment_lines('<script>var t="سلام";</script><p>سلام</p>', split="tag")
+    assert count_non_ascii(lines).tolist() == [0, 4, 0]
+    # '<script>var' 11 + 't="' 3 + '";' 2 + '</script>' 9 visible ASCII + 4 Persian letters
+    assert count_ascii(lines).tolist() == [25 + 4, 3, 4]
+    assert count_r2l(lines).tolist() == [0, 4, 0]
+
+
+def test_r2l_set_and_zwnj():
+    # Arabic, Persian with ZWNJ (U+200C), a Presentation Form (U+FEFB), Hebrew and Latin-1.
+    lines = segment_lines("<p>می\u200cروم</p><p>\ufefb</p><p>שלום</p><p>é</p>", split="tag")
+    assert count_r2l(lines).tolist() == [6, 0, 1, 0, 0, 0, 0, 0]
+    assert count_r2l(lines, hebrew=True).tolist() == [6, 0, 1, 0, 4, 0, 0, 0]
+    assert count_r2l(lines, weight="bytes").tolist() == [13, 0, 3, 0, 0, 0, 0, 0]
+
+
+def test_content_code_of_danag():
+    lines = segment_lines('<p class="x">ab c</p><!-- zz -->', split="tag")
+    content, code = count_content_code(lines)
+    assert content.tolist() == [3, 0, 0]
+    assert code.tolist() == [12, 4, 0]  # '<p class="x">' without its space; '</p>'; comment removed
+
+
+def test_empty_and_text_only_input():
+    assert len(segment_lines("")) == 0
+    lines = segment_lines("no tags at all")
+    assert len(lines) == 1 and count_ascii(lines).tolist() == [11]
+
+
+@pytest.mark.parametrize("split", ["tag", "block"])
+def test_big_page_is_chunked_consistently(split, monkeypatch):
+    import mcecrawl.algorithms.lines as L
+
+    src = ("<div><p>سلام <a href='/x'>دنیا</a></p>\n<script>var a='<p>';</script>" * 500)
+    ref = segment_lines(src, split=split)
+    ref_counts = (count_ascii(ref), count_non_ascii(ref), *count_content_code(ref))
+    monkeypatch.setattr(L, "CHUNK_BYTES", 97)  # many chunks, odd size
+    small = segment_lines(src, split=split)
+    assert np.array_equal(ref.starts, small.starts)
+    for a, b in zip(ref_counts, (count_ascii(small), count_non_ascii(small), *count_content_code(small))):
+        assert np.array_equal(a, b)
+
+
+def test_unknown_split_mode():
+    with pytest.raises(ValueError):
+        segment_lines("<p>", split="word")

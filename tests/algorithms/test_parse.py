@@ -1,0 +1,52 @@
+"""Region parsing: paragraphs, dropped elements, deep nesting, R2L character output, title."""
+from mcecrawl.algorithms.lines import segment_lines
+from mcecrawl.algorithms.parse import find_title, parse_lines, parse_region, r2l_characters
+
+
+def test_block_boundaries_become_paragraphs():
+    src = "<div><p>یک <b>دو</b> سه</p><p>چهار<br>پنج</p><ul><li>شش</li></ul></div>"
+    assert parse_region(src) == ["یک دو سه", "چهار", "پنج", "شش"]
+
+
+def test_cut_out_region_with_unbalanced_tags():
+    assert parse_region("</div></span><p>متن اول</p><p>متن دوم") == ["متن اول", "متن دوم"]
+
+
+def test_scripts_styles_widgets_and_comments_are_dropped():
+    src = "<p>متن<script>var x='کد';</script><!-- یادداشت --><style>p{}</style></p><button>دکمه</button>"
+    assert parse_region(src) == ["متن"]
+
+
+def test_zwnj_and_letters_are_kept_entities_decoded():
+    assert parse_region("<p>می\u200cخواهم &amp; &#1587;</p>") == ["می\u200cخواهم & س"]
+
+
+def test_separator_only_lines_and_stray_bom_are_dropped():
+    assert parse_region("<p>|</p><p>\ufeff</p><p>۱۲</p>") == ["۱۲"]
+
+
+def test_deeply_nested_markup_loses_no_text():
+    src = "<div>" * 5000 + "<p>متن عمیق</p>" + "</div>" * 10
+    assert parse_region(src) == ["متن عمیق"]
+
+
+def test_big_regions_are_parsed_in_pieces(monkeypatch):
+    import mcecrawl.algorithms.parse as P
+
+    src = "".join(f"<p>بند {i}</p>\n" for i in range(200))
+    lines = segment_lines(src, split="tag")
+    whole = parse_lines(lines, 0, len(lines) - 1)
+    monkeypatch.setattr(P, "PARSE_CHUNK_BYTES", 100)
+    assert parse_lines(lines, 0, len(lines) - 1) == whole == [f"بند {i}" for i in range(200)]
+
+
+def test_r2l_characters_keep_words_apart():
+    assert r2l_characters(['<p class="x">سلام، دنیا! hello 2024 جهان</p>']) == ["سلام، دنیا جهان"]
+    assert r2l_characters(["<p>שלום עולם</p>"], hebrew=True) == ["שלום עולם"]
+
+
+def test_title_prefers_og_title_then_h1_then_title():
+    assert find_title('<title>عنوان | سایت</title><meta property="og:title" content="عنوان اصلی">') == "عنوان اصلی"
+    assert find_title("<title>عنوان | سایت</title><h1>سرخط <b>خبر</b></h1>") == "سرخط خبر"
+    assert find_title("<title>عنوان &amp; سایت</title>") == "عنوان & سایت"
+    assert find_title("<p>بدون عنوان</p>") is None
