@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         legacy = defaultdict(list)
         for case in groups["real pages ../shared/data/r2l"]:
             legacy[case.scenario].append((case.body, case.content_type))
-        print(f"\n| pages | bytes | MB/s | target | steps |\n|---|---:|---:|---:|---|")
+        print("\n| pages | bytes | MB/s | target | steps |\n|---|---:|---:|---:|---|")
         mbps, steps = throughput(utf8, repeat)
         speed["utf-8"] = mbps
         print(f"| UTF-8 real pages (true and lying header) | {sum(len(b) for b, _ in utf8)} | {mbps:.0f} | "
@@ -130,6 +130,15 @@ def main(argv: list[str] | None = None) -> int:
             speed[f"legacy/{scenario}"] = mbps
             print(f"| legacy real pages, {scenario} | {sum(len(b) for b, _ in bodies)} | {mbps:.0f} | "
                   f">= {TARGET_LEGACY_MBPS:.0f} | {steps} |")
+    small = [(c.body, c.content_type) for c in groups["hand-written (fa/ar/ur/ps/he, small + 300 KB)"]
+             if c.name.startswith("small-")]
+    heavy = [(c.body, c.content_type) for c in groups["hand-written (fa/ar/ur/ps/he, small + 300 KB)"]
+             if c.name.startswith(("heavy-", "sparse-"))]
+    for label, bodies in (("legacy hand-written ~0.7 KB pages, all scenarios", small),
+                          ("legacy hand-written 300 KB pages, all scenarios", heavy)):
+        mbps, steps = throughput(bodies, max(1, repeat // 3))
+        speed[label] = mbps
+        print(f"| {label} | {sum(len(b) for b, _ in bodies)} | {mbps:.0f} | >= {TARGET_LEGACY_MBPS:.0f} | {steps} |")
     if args.json:
         args.json.write_text(json.dumps({"exactness": rows, "mb_per_s": speed}, indent=1, ensure_ascii=False),
                              encoding="utf-8")

@@ -49,7 +49,7 @@ def paragraphs(lang: str) -> list[str]:
 
 
 def small_page(lang: str, meta: str | None = None) -> str:
-    """A short news page (1-3 KB) around the hand-written paragraphs of ``lang``."""
+    """A short news page (0.6-1.2 KB) around the hand-written paragraphs of ``lang``."""
     direction = "rtl" if lang in ("fa", "ar", "ur", "ps", "he") else "ltr"
     head = f'<meta charset="{meta}">' if meta else ""
     body = "\n".join(f"<p>{p}</p>" for p in paragraphs(lang) if p)

@@ -169,10 +169,18 @@ def test_utf8_cut_inside_its_last_character():
     assert d.text == body[: cut - 1].decode("utf-8") + "\ufffd"
 
 
-def test_invalid_utf8_in_the_middle_is_not_utf8():
-    body = _html("fa").encode("utf-8")
-    body = body[:200] + b"\xff" + body[200:]
-    assert decode(body).source != "utf-8"
+@pytest.mark.parametrize("lang", ["fa", "ar", "ur"])
+def test_utf8_with_a_corrupted_byte_stays_utf8(lang):
+    body = heavy_page(lang).encode("utf-8")
+    at = body.index(b"\xd8", len(body) // 3)
+    body = body[:at] + b"\xff" + body[at + 1:]  # the lead byte lost: 2 broken bytes
+    d = decode(body, "text/html; charset=utf-8")
+    assert (d.text, d.encoding, d.source, d.replacements) == (body.decode("utf-8", "replace"), "utf-8", "utf-8", 2)
+
+
+def test_replacement_characters_of_the_page_itself_are_not_counted():
+    body = ("<p>\ufffd سلام \ufffd دنیا</p>" + _html("fa")).encode("utf-8") + b"\xff"
+    assert decode(body).replacements == 1
 
 
 def test_force_wins_and_counts_replacements():
