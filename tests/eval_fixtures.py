@@ -8,8 +8,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 from mcecrawl.algorithms.result import Extraction, Region
 
 # Five short Persian/Arabic/Hebrew/English paragraphs: the fake algorithms return a prefix of them.
@@ -69,9 +67,8 @@ def crashing(text: str, **_) -> Extraction:
     raise RuntimeError("boom")
 
 
-@pytest.fixture
-def fake_algorithms(monkeypatch):
-    """Register ``first`` (first P paragraphs) and ``crash`` in the algorithm registry."""
+def install_fake_algorithms(monkeypatch) -> dict:
+    """Replace the algorithm registry by ``first`` (first P paragraphs) and ``crash``."""
     from mcecrawl import algorithms
     from mcecrawl.algorithms import ParamError
 

@@ -4,10 +4,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from eval_fixtures import fake_algorithms, make_dataset  # noqa: F401
+from eval_fixtures import install_fake_algorithms, make_dataset
 
 from mcecrawl.evaluation import gate
 from mcecrawl.evaluation.datasets import dataset_sha256
+
+
+@pytest.fixture
+def fake_algorithms(monkeypatch):
+    return install_fake_algorithms(monkeypatch)
 
 
 def test_pinned_floors_hold(shared_data):

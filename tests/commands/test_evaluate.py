@@ -4,10 +4,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from eval_fixtures import fake_algorithms, make_dataset, run_command  # noqa: F401
+from eval_fixtures import install_fake_algorithms, make_dataset, run_command
 
 from mcecrawl import cli
 from mcecrawl.commands.evaluate import parse_params
+
+
+@pytest.fixture
+def fake_algorithms(monkeypatch):
+    return install_fake_algorithms(monkeypatch)
 
 
 def test_registered():

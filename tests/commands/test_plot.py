@@ -2,11 +2,16 @@
 from __future__ import annotations
 
 import pytest
-from eval_fixtures import fake_algorithms, page_html, run_command  # noqa: F401
+from eval_fixtures import install_fake_algorithms, page_html, run_command
 
 from mcecrawl.algorithms.result import Extraction
 
 pytest.importorskip("matplotlib")
+
+
+@pytest.fixture
+def fake_algorithms(monkeypatch):
+    return install_fake_algorithms(monkeypatch)
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -4,10 +4,15 @@ from __future__ import annotations
 import json
 
 import pytest
-from eval_fixtures import GOLD_PARAGRAPHS, fake_algorithms, make_dataset, run_command  # noqa: F401
+from eval_fixtures import GOLD_PARAGRAPHS, install_fake_algorithms, make_dataset, run_command
 
 from mcecrawl.commands.tune import choose, parse_range
 from mcecrawl.evaluation.tuning import find_profile, merge_extraction
+
+
+@pytest.fixture
+def fake_algorithms(monkeypatch):
+    return install_fake_algorithms(monkeypatch)
 
 
 def test_parse_range():
