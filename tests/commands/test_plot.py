@@ -13,6 +13,7 @@ pytest.importorskip("matplotlib")
 def fake_algorithms(monkeypatch):
     return install_fake_algorithms(monkeypatch)
 
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
