@@ -13,10 +13,12 @@ import json
 import re
 import unicodedata
 from collections import Counter
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
+import mcecrawl
 from mcecrawl.demo.crawl import read_jsonl, run_crawl, stats_from_log
 from mcecrawl.demo.server import FixtureServer, site_dir
 from mcecrawl.profile import load_profile
@@ -121,6 +123,15 @@ def test_encoding_provenance_and_clean_text(crawled):
             assert not MOJIBAKE.search(rec["text"] + rec["title"])
     if spider in ("hamshahri", "jamejam", "fawiki", "diplo_tehran"):
         assert all("\u200c" in r["text"] for r in records if r["status"] == "ok"), "ZWNJ must be kept"
+
+
+def test_records_follow_the_item_schema(crawled):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((Path(mcecrawl.__file__).parent / "schema" / "item.schema.json").read_text(encoding="utf-8"))
+    spider, records, log, hits, expected = crawled
+    for rec in records:
+        jsonschema.validate(rec, schema)
+        assert "html" not in rec
 
 
 def test_canonicalisation_and_robots_spare_requests(crawled):
