@@ -112,7 +112,7 @@ def _read_text(path: Path) -> str | None:
 
 def load_dataset(root: str | Path) -> Dataset:
     """Read ``root/manifest.jsonl`` and attach gold; raise FileNotFoundError with the path when
-    the manifest is missing and ValueError naming the line when it is not JSON."""
+    the manifest or a page file is missing and ValueError naming the line when it is not JSON."""
     root = Path(root)
     manifest = root / "manifest.jsonl"
     if not manifest.is_file():
@@ -127,6 +127,8 @@ def load_dataset(root: str | Path) -> Dataset:
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{manifest}:{number}: {exc}") from None
             pid = str(rec["id"])
+            if not (root / "pages" / f"{pid}.html").is_file():
+                raise FileNotFoundError(f"{manifest}:{number}: page file pages/{pid}.html is missing")
             kind = rec.get("gold_kind") or "none"
             gold = _read_text(root / "gold" / f"{pid}.txt") if kind == "full" else None
             if kind == "full" and gold is None:

@@ -64,8 +64,13 @@ def test_loader_reads_manifest_pages_and_gold(tmp_path):
 def test_loader_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="manifest"):
         load_dataset(tmp_path)
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "a.html").write_bytes(b"<p>a</p>")
     (tmp_path / "manifest.jsonl").write_text('{"id": "a"}\nnot json\n', encoding="utf-8")
     with pytest.raises(ValueError, match=":2:"):
+        load_dataset(tmp_path)
+    (tmp_path / "manifest.jsonl").write_text('{"id": "a"}\n{"id": "b"}\n', encoding="utf-8")
+    with pytest.raises(FileNotFoundError, match="pages/b.html"):
         load_dataset(tmp_path)
 
 
