@@ -1,7 +1,7 @@
-"""Shared helpers for the fixture-site generators (``build_sites.py``).
+"""Shared helpers for the fixture-site generators (``build_news_sites.py``).
 
 The fixture sites under ``mcecrawl/demo/sites/<spider>/`` are static files; this module and
-``build_sites.py`` are how they were written, kept so that a deliberate change to a page is made
+``build_news_sites.py`` are how they were written, kept so that a deliberate change to a page is made
 once, here, and the files are regenerated (``python tests/spiders/build_news_sites.py``).  Each site
 also gets ``expected.json``: what a correct crawl of it must produce, read by the e2e tests.
 """
