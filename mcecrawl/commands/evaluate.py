@@ -37,6 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="gold variant: gold_in_page keeps only gold text present in the stored page, where a "
                              "dataset provides it (default: gold)")
     parser.add_argument("--json", metavar="OUT", help="write every figure and per-page record as JSON ('-' = stdout)")
+    parser.add_argument("--predictions", action="append", metavar="FILE.jsonl", default=[],
+                        help="also score stored outputs: JSON lines of {\"id\": page id, \"text\": ...} (repeatable)")
+    parser.add_argument("--worst", type=int, default=0, metavar="N",
+                        help="list the N pages with the lowest F1 per algorithm (to see what fails)")
     parser.add_argument("--markdown", action="store_true", help="also print a Markdown summary table at the end")
     parser.add_argument("--gate", action="store_true",
                         help="check the pinned floors of --baseline instead (CI quality gate); exit 1 on a drop")
@@ -54,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from mcecrawl.evaluation.datasets import load_dataset
     from mcecrawl.evaluation.peers import PEER_PREFIX, available_peers
     from mcecrawl.evaluation.report import dataset_table, markdown_summary
-    from mcecrawl.evaluation.runner import evaluate_dataset
+    from mcecrawl.evaluation.runner import FILE_PREFIX, evaluate_dataset, primary_f1, worst_pages
 
     try:
         params = parse_params(args.param)
@@ -71,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.algorithm.split(",") if n.strip()] if args.algorithm else sorted(algorithms.ALGORITHMS)
     if args.peers:
         names += [PEER_PREFIX + p for p in available_peers() if PEER_PREFIX + p not in names]
+    names += [FILE_PREFIX + p for p in args.predictions]
     if not names:
         print("mcecrawl evaluate: no algorithm is registered yet and none was named", file=sys.stderr)
         return 2
@@ -88,6 +93,13 @@ def run(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - start
         ran_any |= any(not r.unavailable for r in reports)
         print(dataset_table(dataset.name, len(dataset.scored()), reports, args.by, args.gold))
+        for rep in reports if args.worst > 0 else ():
+            if rep.unavailable:
+                continue
+            print(f"-- {rep.algorithm}: {args.worst} worst pages")
+            for r in worst_pages(rep.records, args.worst):
+                print(f"   F1 {primary_f1(r):.3f}  {r['status']:5}  {r['site'][:24]:24} {r['id']}"
+                      + (f"  ({r['reason']})" if r["reason"] else ""))
         print(f"({elapsed:.1f} s wall for {dataset.name})\n")
         out["datasets"][dataset.name] = {"path": str(path), "pages": len(dataset.scored()), "seconds": elapsed,
                                          "results": [r.as_dict(args.by) for r in reports]}

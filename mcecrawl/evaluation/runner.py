@@ -48,10 +48,13 @@ Runner = Callable[[Page, dict], Extraction]
 
 
 def resolve(name: str) -> Runner:
-    """A callable ``(page, params) -> Extraction`` for an algorithm of :data:`mcecrawl.ALGORITHMS`
-    or a peer ``peer:<name>``; raise :class:`UnknownAlgorithm` with the available names."""
+    """A callable ``(page, params) -> Extraction`` for an algorithm of :data:`mcecrawl.ALGORITHMS`,
+    a peer ``peer:<name>`` or stored predictions ``file:<path>``; raise :class:`UnknownAlgorithm`
+    with the available names."""
     from mcecrawl import algorithms
 
+    if name.startswith(FILE_PREFIX):
+        return predictions_runner(name[len(FILE_PREFIX):])
     if name.startswith(PEER_PREFIX):
         peer = name[len(PEER_PREFIX):]
         if peer not in PEERS or peer not in available_peers():
@@ -75,6 +78,36 @@ def resolve(name: str) -> Runner:
             raise
         except Exception as exc:
             return Extraction("", (), name, params, status="error", reason=f"{type(exc).__name__}: {exc}")
+
+    return run
+
+
+FILE_PREFIX = "file:"
+
+
+def predictions_runner(path: str) -> Runner:
+    """Score stored outputs instead of running an extractor: a JSON-lines file of
+    ``{"id": page id, "text": extracted text}`` (e.g. another tool's output or a crawl's items
+    with ids added).  A page without a line is an error result ("no prediction")."""
+    import json
+
+    label = FILE_PREFIX + path
+    texts: dict[str, str] = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if line.strip():
+                    rec = json.loads(line)
+                    texts[str(rec["id"])] = rec.get("text") or ""
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UnknownAlgorithm(f"cannot read predictions {path}: {type(exc).__name__}: {exc}") from None
+
+    def run(page: Page, params: dict) -> Extraction:
+        if page.id not in texts:
+            return Extraction("", (), label, status="error", reason="no prediction for this page")
+        text = texts[page.id]
+        paragraphs = tuple(line for line in text.splitlines() if line.strip())
+        return Extraction(text, paragraphs, label, status="ok" if paragraphs else "empty")
 
     return run
 
@@ -107,6 +140,12 @@ def score_page(page: Page, result: Extraction, *, gold_variant: str = "gold", se
                    with_found=snip.with_found, with_total=snip.with_total,
                    without_found=snip.without_found, without_total=snip.without_total)
     return rec
+
+
+def worst_pages(records: list[dict], n: int) -> list[dict]:
+    """The ``n`` records with the lowest primary F1 (ties by id, so the list is stable)."""
+    scored = [r for r in records if primary_f1(r) is not None]
+    return sorted(scored, key=lambda r: (primary_f1(r), r["id"]))[:n]
 
 
 def primary_f1(rec: dict) -> float | None:
@@ -215,7 +254,7 @@ def evaluate_dataset(dataset: Dataset, names: Sequence[str], params: dict | None
         except UnknownAlgorithm as exc:
             reports.append(AlgorithmReport(name, dict(params or {}), unavailable=str(exc)))
             continue
-        p = {} if name.startswith(PEER_PREFIX) else dict(params or {})
+        p = {} if name.startswith((PEER_PREFIX, FILE_PREFIX)) else dict(params or {})
         try:
             records = run_pages(dataset.scored(), name, p, gold_variant=gold_variant, runner=runner)
         except ValueError as exc:  # ParamError: unknown parameter or bad value for this algorithm
@@ -225,5 +264,5 @@ def evaluate_dataset(dataset: Dataset, names: Sequence[str], params: dict | None
     return reports
 
 
-__all__ = ["AlgorithmReport", "UnknownAlgorithm", "bootstrap_ci", "breakdown", "evaluate_dataset", "primary_f1",
+__all__ = ["AlgorithmReport", "FILE_PREFIX", "UnknownAlgorithm", "predictions_runner", "worst_pages", "bootstrap_ci", "breakdown", "evaluate_dataset", "primary_f1",
            "resolve", "run_pages", "score_page", "script_of", "summarize"]

@@ -98,3 +98,25 @@ def test_markdown_summary(tmp_path, fake_algorithms, capsys):
     assert "| dataset | group | algorithm |" in text
     assert "| mini | hebrew | first | 1 |" in text and "| mini | arabic-script | first | 3 |" in text
     assert "| mini | all | nope | – | unavailable" in text
+
+
+def test_predictions_file_and_worst(tmp_path, fake_algorithms, capsys):
+    from eval_fixtures import GOLD_PARAGRAPHS, PARAGRAPHS
+
+    root = make_dataset(tmp_path / "mini")
+    preds = tmp_path / "tool.jsonl"
+    lines = [{"id": "page-fa", "text": "\n".join(PARAGRAPHS["fa"][:GOLD_PARAGRAPHS])},
+             {"id": "page-ar", "text": ""},
+             {"id": "page-en", "text": PARAGRAPHS["en"][0]}]
+    preds.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    out = tmp_path / "out.json"
+    assert run_command("evaluate", root, "-a", "first", "--predictions", preds, "--worst", "2", "--json", out) == 0
+    text = capsys.readouterr().out
+    assert f"file:{preds}" in text and "2 worst pages" in text
+    res = {r["algorithm"]: r for r in json.loads(out.read_text())["datasets"]["mini"]["results"]}
+    pages = {p["id"]: p for p in res[f"file:{preds}"]["pages"]}
+    assert pages["page-fa"]["f1"] == pytest.approx(1.0)
+    assert pages["page-ar"]["status"] == "empty" and pages["page-ar"]["f1"] == 0.0
+    assert pages["page-he"]["status"] == "error" and pages["page-he"]["reason"] == "no prediction for this page"
+    assert run_command("evaluate", root, "--predictions", tmp_path / "missing.jsonl", "-a", "first") == 0
+    assert "cannot read predictions" in capsys.readouterr().out
