@@ -246,3 +246,16 @@ def test_reextract_bad_input(tmp_path, capsys):
                      param=None, profile=None, dedup_db=None, items=None, all_pages=False)
     assert reextract.run(args) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_items_follow_the_item_schema(crawl):
+    jsonschema = pytest.importorskip("jsonschema")
+    from mcecrawl.corpus.quality import QUALITY_FIELDS
+
+    schema = json.loads((ROOT / "mcecrawl" / "schema" / "item.schema.json").read_text("utf-8"))
+    ours = {k: schema["properties"][k] for k in (*QUALITY_FIELDS, "warc_record_id")}
+    validator = jsonschema.Draft202012Validator({"type": "object", "properties": ours})
+    _, _, items, _ = crawl
+    for item in items.values():
+        assert set(ours) <= set(item)
+        assert not [e.message for e in validator.iter_errors(item)]
