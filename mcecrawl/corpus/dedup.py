@@ -127,7 +127,8 @@ class DedupStore:
     """First-seen texts of a corpus: SHA-1 table + MinHash signatures, in one SQLite file.
 
     Open with ``path=":memory:"`` for a per-process store.  On open the signatures are loaded
-    into an in-memory datasketch ``MinHashLSH`` (about 30 us per stored document).
+    into an in-memory datasketch ``MinHashLSH`` (about 30 us per stored document); rows other
+    processes add later are picked up before each near-duplicate query.
     """
 
     def __init__(self, path: str | Path = ":memory:", *, threshold: float = NEAR_DUP_THRESHOLD,
@@ -161,8 +162,19 @@ class DedupStore:
         self._lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
         self._sigs: dict[int, np.ndarray] = {}
         self._pending = 0
-        for doc_id, blob in self._db.execute("SELECT id, sig FROM docs WHERE sig IS NOT NULL"):
-            self._index(doc_id, np.frombuffer(blob, dtype=np.uint64))
+        self._last_id = 0
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Index signatures added since the last look, by this or another process (crawls of
+        several sites running at once share one store: syndicated copies are found while they run)."""
+        rows = self._db.execute("SELECT id, sig FROM docs WHERE id > ? AND sig IS NOT NULL ORDER BY id",
+                                (self._last_id,)).fetchall()
+        for doc_id, blob in rows:
+            if doc_id not in self._sigs:
+                self._index(doc_id, np.frombuffer(blob, dtype=np.uint64))
+        if rows:
+            self._last_id = rows[-1][0]
 
     def __len__(self) -> int:
         return self._db.execute("SELECT COUNT(*) FROM docs").fetchone()[0]
@@ -192,6 +204,7 @@ class DedupStore:
         sig = None
         if len(text_norm) >= self.min_chars:
             sig = signature(text_norm, self.num_perm)
+            self._refresh()
             best_id, best = None, 0.0
             for doc_id in self._lsh.query(self._lean(sig)):
                 sim = estimate_jaccard(sig, self._sigs[doc_id])
@@ -208,6 +221,9 @@ class DedupStore:
                  datetime.now(timezone.utc).isoformat(timespec="seconds")))
             if sig is not None:
                 self._index(cur.lastrowid, sig)
+                # our own row: skip it on the next refresh unless others wrote rows before it
+                if self._last_id == cur.lastrowid - 1:
+                    self._last_id = cur.lastrowid
             self._pending += 1
             if self._pending >= COMMIT_EVERY:
                 self.commit()

@@ -99,3 +99,13 @@ def test_near_dup_recall_precision_real_texts(shared_data):
         r = near_dup_eval(docs, DedupStore, normalize, seed=seed)
         assert r["recall"] >= RECALL, r
         assert r["precision"] >= PRECISION, r
+
+
+def test_two_processes_share_one_store(tmp_path):
+    db = tmp_path / "dedup.sqlite"
+    with DedupStore(db) as first, DedupStore(db) as second:  # e.g. two spiders running at once
+        first.check(normalize(OTHER, "fa"), "http://x/0", "x")
+        second.check(normalize(TEXT, "fa"), "http://b/1", "b")
+        res = first.check(normalize(TEXT + " پایان.", "fa"), "http://a/1", "a")
+        assert (res.duplicate_of, res.kind, res.cross_site) == ("http://b/1", "near", True)
+        assert second.check(normalize(OTHER, "fa"), "http://y/0", "y").kind == "exact"
