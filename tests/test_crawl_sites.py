@@ -155,10 +155,12 @@ def _split(key: str) -> tuple[str, str]:
     return path, query
 
 
-def test_since_filters_on_the_page_dates(tmp_path):
-    """``-a since`` keeps articles published on or after the day (Hamshahri: ISO dates in meta)."""
-    expected = json.loads((site_dir("hamshahri") / "expected.json").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("spider", ["hamshahri", "jamejam"])
+def test_since_filters_on_the_page_dates(spider, tmp_path):
+    """``-a since`` keeps articles published on or after the day: ISO dates in Hamshahri's meta,
+    Jalali ones (Persian digits) in Jame Jam's."""
+    expected = json.loads((site_dir(spider) / "expected.json").read_text(encoding="utf-8"))
     since = "2026-03-01"
-    records, log, _ = _crawl("hamshahri", tmp_path, args={"since": since})
+    records, log, _ = _crawl(spider, tmp_path, args={"since": since})
     want = {a["path"] for a in expected["articles"] if a["published"][:10] >= since}
     assert {_path(r["canonical_url"]) for r in records if r["status"] == "ok"} == want

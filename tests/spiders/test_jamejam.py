@@ -33,11 +33,18 @@ def test_article_rule(url, is_article):
     assert (p.article_rule(p.canonicalize(url)) is not None) is is_article
 
 
-def test_jalali_date_kept_raw(spider):
+def test_jalali_date_kept_raw_and_converted(spider):
     (item,) = parse(spider, "jamejam", "/fa/news/1568701")
     assert item["title"] == "کتابخانه‌های عمومی کشور تا نیمه‌شب باز می‌مانند"
     assert item["published_raw"] == "۱۴۰۴/۱۲/۱۱ - ۰۹:۳۰"
-    assert item["published"] is None  # Jalali: converted by the corpus stage, not guessed here
+    assert item["published"] == "2026-03-02T09:30:00"  # 11 Esfand 1404 = 2 March 2026 (Tehran time)
+
+
+def test_since_applies_to_jalali_page_dates():
+    spider = make_spider(JamejamSpider, since="2026-03-01")
+    assert parse(spider, "jamejam", "/fa/news/1568703") == []  # 9 Esfand 1404 = 28 Feb 2026
+    assert stat(spider, "mcecrawl/too_old") == 1
+    assert len(parse(spider, "jamejam", "/fa/news/1568702")) == 1  # 10 Esfand = 1 March
 
 
 def test_challenge_served_as_403_is_blocked(spider):
