@@ -74,14 +74,13 @@ DIGIT_POLICIES = ("latin", "native", "keep")
 ZWNJ_POLICIES = ("keep", "space", "remove")
 
 # Arabic presentation forms A/B (legacy PDFs/pages): folded to base letters by NFKC, per char.
-_PRESENTATION = [c for c in range(0xFB50, 0xFE00)] + [c for c in range(0xFE70, 0xFEFD)]
+_PRESENTATION = [*range(0xFB50, 0xFE00), *range(0xFE70, 0xFEFD)]
 
 # A ZWNJ is meaningful only between two letters; next to space, punctuation, another ZWNJ or the
 # text edge it is an editing artefact.  (hazm's Normalizer applies the same spacing rule.)
 _ARABIC_MARKS = frozenset(chr(c) for c in [*range(0x0610, 0x061B), *range(0x064B, 0x0660), 0x0670,
                                             *range(0x06D6, 0x06EE)])
 _ZWNJ_RUNS = re.compile("\u200c+")
-
 
 
 def _digit_map(lang: str | None, policy: str) -> dict[str, str]:
