@@ -27,6 +27,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import chardet
 import numpy as np
@@ -139,7 +140,8 @@ class _Table:
     codec: str
     script: str  # dominant script of the code page's letters, e.g. "ARABIC", "LATIN"
     classes: bytes  # 256-entry translate table to the classes above
-    is_letter: np.ndarray  # 256 booleans: the byte is a non-ASCII letter or mark (S, M or F)
+    run_letter: np.ndarray  # 256 booleans: letters whose runs the mix is measured on (see mix)
+    foreign: np.ndarray  # 256 booleans: class F
     width: int  # number of defined non-ASCII bytes: narrower code pages win ties
 
 
@@ -167,11 +169,20 @@ class _NonAscii:
         self.next_adjacent[:-1] = self.prev_adjacent[1:]
         self.left_ascii_letter = _ASCII_LETTER[arr[np.maximum(pos - 1, 0)]] & (pos > 0)
         self.right_ascii_letter = _ASCII_LETTER[arr[np.minimum(pos + 1, n - 1)]] & (pos < n - 1)
+        self.touches_ascii_letter = self.left_ascii_letter | self.right_ascii_letter
+
+    def stray_foreign(self, table: _Table) -> int:
+        """Foreign letters (class F) not touching an ASCII letter.  The French letters of
+        windows-1256 inside French words of a bilingual Maghreb/Lebanese page touch ASCII
+        letters; the same bytes as mojibake of ISO-8859-6 sit inside Arabic runs."""
+        return int((table.foreign[self.values] & ~self.touches_ascii_letter).sum())
 
     def mix(self, table: _Table) -> float:
-        """Share of the edges of non-ASCII *letter* runs (as ``table`` reads the bytes) that
-        touch an ASCII letter."""
-        letter = table.is_letter[self.values]
+        """Share of the edges of non-ASCII letter runs (as ``table`` reads the bytes) that
+        touch an ASCII letter.  For a non-Latin code page only its own script's letters make
+        runs: French "été" in a windows-1256 page is no evidence against Arabic, but an
+        Arabic letter inside an ASCII word (German "ä" read as windows-1256 "ن") is."""
+        letter = table.run_letter[self.values]
         prev_letter = np.zeros_like(letter)
         prev_letter[1:] = letter[:-1]
         next_letter = np.zeros_like(letter)
@@ -206,7 +217,8 @@ def _table(codec: str) -> _Table | None:
     script = max(set(scripts), key=scripts.count) if scripts else "LATIN"
     classes = bytearray(b"." * 256)
     classes[0x41:0x5B] = classes[0x61:0x7B] = b"a" * 26
-    is_letter = np.zeros(256, dtype=bool)
+    run_letter = np.zeros(256, dtype=bool)
+    foreign = np.zeros(256, dtype=bool)
     for b, c in enumerate(chars, start=128):
         cat = unicodedata.category(c)
         if c == "\ufffd":
@@ -215,15 +227,16 @@ def _table(codec: str) -> _Table | None:
             cls = b"C"
         elif cat[0] in "LM":
             cls = (b"M" if cat[0] == "M" else b"S") if _script(c) == script else b"F"
-            is_letter[b] = True
+            foreign[b] = cls == b"F"
+            run_letter[b] = cls != b"F" or script == "LATIN"
         else:
             cls = b"."
         classes[b] = cls[0]
-    return _Table(codec, script, bytes(classes), is_letter, 128 - classes[128:].count(b"U"))
+    return _Table(codec, script, bytes(classes), run_letter, foreign, 128 - classes[128:].count(b"U"))
 
 
 def _script_score(counts: dict[str, int]) -> float:
-    """Letters of the code page's script against foreign letters, in [-1, 1].
+    """Letters of the code page's script against stray foreign letters, in [-1, 1].
 
     Marks count as good only up to the number of letters they can sit on (Arabic harakat,
     Hebrew niqqud): Arabic windows-1256 read as windows-1255 is mostly Hebrew points.
@@ -234,9 +247,16 @@ def _script_score(counts: dict[str, int]) -> float:
     return (good - bad) / (good + bad) if good + bad else 1.0
 
 
-def _profile(na: _NonAscii, table: _Table) -> tuple[bool, float, float, int]:
-    """(strictly valid, script score, letter-run mix, non-ASCII letters) of a body read with
-    ``table.codec``; the mix (see :meth:`_NonAscii.mix`) only for valid readings.
+class _Profile(NamedTuple):
+    valid: bool  # strictly decodable, without C1 controls
+    score: float  # see _script_score
+    mix: float  # see _NonAscii.mix
+    home: int  # letters and marks of the code page's script
+    foreign: int  # letters of other scripts (stray or not)
+
+
+def _profile(na: _NonAscii, table: _Table) -> _Profile:
+    """How a body reads in ``table.codec``; score and mix only for valid readings.
 
     Only the non-ASCII bytes are scored (lessons.md c.1: the naive per-character scorer
     took 20-50 ms on a 340 KB page).
@@ -245,26 +265,26 @@ def _profile(na: _NonAscii, table: _Table) -> tuple[bool, float, float, int]:
     # A C1 control is never text: bytes 0x80-0x9F in a page labelled ISO-8859-x are the
     # windows-125x sibling's punctuation (the reason WHATWG maps latin1 to windows-1252).
     if b"U" in cls or b"C" in cls:
-        return False, -1.0, 0.0, 0
+        return _Profile(False, -1.0, 0.0, 0, 0)
     counts = {k: cls.count(k.encode()) for k in "SMF"}
-    return True, _script_score(counts), na.mix(table), counts["S"] + counts["M"] + counts["F"]
+    foreign = counts["F"]
+    if foreign:
+        counts["F"] = na.stray_foreign(table)
+    return _Profile(True, _script_score(counts), na.mix(table), counts["S"] + counts["M"], foreign)
 
 
-def _plausible_single_byte(na: _NonAscii, table: _Table) -> tuple[bool, float, int]:
-    """Is ``body`` strictly valid and plausible text in ``table.codec``?
-
-    Returns (ok, script score, number of non-ASCII letters).
-    """
-    valid, score, mix, letters = _profile(na, table)
-    if not valid:
-        return False, -1.0, letters
+def _plausible_single_byte(na: _NonAscii, table: _Table) -> tuple[bool, _Profile]:
+    """Is the body strictly valid and plausible text in ``table.codec``?"""
+    p = _profile(na, table)
+    if not p.valid:
+        return False, p
     if table.script == "LATIN":
         # Latin mojibake of a non-Latin page is all letters, so the script score cannot tell;
         # where the letters sit can.  A page without non-ASCII letters has no evidence against.
-        ok = score >= MIN_SCRIPT_SCORE and (mix >= LATIN_MIN_MIX or letters == 0)
+        ok = p.score >= MIN_SCRIPT_SCORE and (p.mix >= LATIN_MIN_MIX or p.home + p.foreign == 0)
     else:
-        ok = score >= MIN_SCRIPT_SCORE and mix <= NON_LATIN_MAX_MIX
-    return ok, score, letters
+        ok = p.score >= MIN_SCRIPT_SCORE and p.mix <= NON_LATIN_MAX_MIX
+    return ok, p
 
 
 def _plausible_text(text: str, codec: str) -> bool:
@@ -339,14 +359,16 @@ def _step_utf8_broken(body: bytes, na: _NonAscii) -> tuple[str, int] | None:
 def _step_r2l(body: bytes, na: _NonAscii) -> tuple[str, str] | None:
     """Step 4: the plausible R2L candidate with the best script score; on a tie the narrower
     code page (fewer defined bytes: ISO-8859-6 over windows-1256), since windows-1256 decodes
-    any byte and "it decoded" is no evidence for it.  Without a single non-ASCII letter
-    (curly quotes, NBSP only) there is no evidence for any script: left to chardet."""
+    any byte and "it decoded" is no evidence for it.  Without letters of the script (curly
+    quotes, NBSP only) there is no evidence for any: left to chardet."""
     best = None
     for codec in R2L_CANDIDATES:
         table = _table(codec)
-        ok, score, letters = _plausible_single_byte(na, table)
-        if ok and letters and (best is None or (score, -table.width) > (best[0], -best[1].width)):
-            best = (score, table)
+        ok, p = _plausible_single_byte(na, table)
+        # Positive evidence: the script's letters outnumber foreign ones (a French windows-1252
+        # page reads as windows-1256 with French letters and the odd Arabic "É").
+        if ok and p.home > p.foreign and (best is None or (p.score, -table.width) > (best[0], -best[1].width)):
+            best = (p.score, table)
     return (body.decode(best[1].codec), best[1].codec) if best else None
 
 

@@ -49,10 +49,11 @@ def paragraphs(lang: str) -> list[str]:
 
 
 def small_page(lang: str, meta: str | None = None) -> str:
-    """A short news page (0.6-1.2 KB) around the hand-written paragraphs of ``lang``."""
-    direction = "rtl" if lang in ("fa", "ar", "ur", "ps", "he") else "ltr"
+    """A short news page (0.6-1.2 KB) around the hand-written paragraphs of ``lang``; "ar+fr"
+    is a bilingual page (Arabic first, French after) as Maghreb and Lebanese sites publish."""
+    direction = "rtl" if lang[:2] in ("fa", "ar", "ur", "ps", "he") else "ltr"
     head = f'<meta charset="{meta}">' if meta else ""
-    body = "\n".join(f"<p>{p}</p>" for p in paragraphs(lang) if p)
+    body = "\n".join(f"<p>{p}</p>" for part in lang.split("+") for p in paragraphs(part) if p)
     return (f'<!DOCTYPE html>\n<html lang="{lang}" dir="{direction}"><head>{head}<title>News</title>\n'
             f'<link rel="stylesheet" href="/static/site.css"></head>\n<body><nav><a href="/">Home</a> '
             f'<a href="/world">World</a></nav>\n<article>{body}</article>\n<footer>(c) 2011</footer></body></html>\n')
@@ -145,6 +146,7 @@ def synthetic_cases() -> list[Case]:
     for page in (small_page("ar", "utf-8"), heavy_page("ar", "utf-8")):
         cases += round_trip_cases("iso-ar" + str(len(page)), page, "iso8859-6")
     cases += round_trip_cases("small-he", small_page("he", "utf-8"), "cp1255")
+    cases += round_trip_cases("bilingual-ar+fr", small_page("ar+fr", "utf-8"), "cp1256")
     return cases
 
 

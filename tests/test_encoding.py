@@ -80,6 +80,21 @@ def test_iso_8859_6_versus_windows_1256(build):
     assert (lied.encoding, lied.source) == ("iso8859-6", "r2l")
 
 
+@pytest.mark.parametrize("ctype", [None, "text/html; charset=windows-1256", "text/html; charset=utf-8"])
+def test_bilingual_arabic_french_windows_1256(ctype):
+    body = legacy_bytes(small_page("ar+fr"), "cp1256")
+    assert "élèves".encode("cp1256") in body
+    d = decode(body, ctype)
+    assert (d.text, d.encoding) == (body.decode("cp1256"), "cp1256")
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_unlabelled_latin_page_is_not_taken_for_r2l(lang):
+    body = small_page(lang).encode("cp1252")
+    d = decode(body)
+    assert d.source != "r2l"  # left to chardet, whose answer is outside this test
+
+
 def test_utf8_bom():
     html = _html("fa", "utf-8")
     d = decode(codecs.BOM_UTF8 + html.encode("utf-8"), "text/html; charset=windows-1256")
