@@ -13,6 +13,8 @@ HELP = "summarise corpus JSON lines: sites, languages, statuses, duplicates, siz
 
 # Text-length histogram bins (characters): news articles are 1-10k characters (../shared/data/r2l).
 LENGTH_BINS = (0, 1, 500, 1000, 2000, 5000, 10000, 20000, 50000)
+# Chart labels longer than this are cut (site names can be long).
+LABEL_CHARS = 24
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -132,6 +134,9 @@ def _bar_svg(title: str, pairs: list[tuple[str, int]], color: str) -> str:
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
              f'aria-label="{escape(title)}"><text x="0" y="16" font-weight="bold">{escape(title)}</text>']
     for i, (label, value) in enumerate(pairs):
+        label = str(label)
+        if len(label) > LABEL_CHARS:  # the label column is ~170 px wide
+            label = label[:LABEL_CHARS - 1] + "…"
         y = 26 + i * row
         w = int((width - left - 60) * value / top)
         parts.append(f'<text x="{left - 6}" y="{y + 14}" text-anchor="end" direction="ltr">'
