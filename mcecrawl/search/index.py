@@ -23,7 +23,7 @@ from mcecrawl.search.snippets import snippet
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # BM25 column weights (title, body) for FTS5's bm25(); a title hit counts 4x a body hit.  Our
 # assumption, not tuned: ranking gold is absent; exact-title matches are ranked first anyway.
 TITLE_WEIGHT = 4.0
@@ -46,7 +46,10 @@ CREATE INDEX IF NOT EXISTS docs_site ON docs(site);
 CREATE INDEX IF NOT EXISTS docs_lang ON docs(lang);
 CREATE INDEX IF NOT EXISTS docs_published_day ON docs(published_day);
 CREATE INDEX IF NOT EXISTS docs_title_key ON docs(title_key);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, tokenize='unicode61 remove_diacritics 2');
+-- Contentless: the folded text is not stored twice (a third of the size); the faithful text
+-- lives in docs, and a deletion re-folds it (analyzer_version guards that fold is unchanged).
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, content='',
+                                                  tokenize='unicode61 remove_diacritics 2');
 INSERT OR IGNORE INTO fts(fts, rank) VALUES('rank', 'bm25({TITLE_WEIGHT}, {BODY_WEIGHT})');
 """
 
@@ -198,7 +201,7 @@ class SearchIndex:
                 row = (item.get("url"), item.get("canonical_url"), item.get("site"), lang, title,
                        item.get("published"), published_day(item.get("published")))
                 version = hashlib.sha1(json.dumps([row, text], ensure_ascii=False).encode("utf-8")).hexdigest()
-                old = db.execute("SELECT rowid, version FROM docs WHERE id = ?", (did,)).fetchone()
+                old = db.execute("SELECT rowid, version, title, text, lang FROM docs WHERE id = ?", (did,)).fetchone()
                 if old and old[1] == version:
                     report.unchanged += 1
                     continue
@@ -208,7 +211,7 @@ class SearchIndex:
                 values = (*row, text, title_key(title, lang), version, now)
                 if old:
                     rowid = old[0]
-                    db.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
+                    self._unindex(rowid, old[2], old[3], old[4])
                     db.execute("UPDATE docs SET url=?, canonical_url=?, site=?, lang=?, title=?, published=?, "
                                "published_day=?, text=?, title_key=?, version=?, indexed_at=? WHERE rowid=?",
                                (*values, rowid))
@@ -221,16 +224,21 @@ class SearchIndex:
                 db.execute("INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)", (rowid, fold(title, lang), body))
         return report
 
+    def _unindex(self, rowid: int, title: str | None, text: str, lang: str | None) -> None:
+        """Remove a row from the contentless FTS5 table (FTS5 docs §4.4.3: 'delete' with the old values)."""
+        self._db.execute("INSERT INTO fts(fts, rowid, title, body) VALUES('delete', ?, ?, ?)",
+                         (rowid, fold(title or "", lang), fold(text, lang)))
+
     def delete(self, ids: Iterable[str]) -> int:
         """Remove documents by id; returns how many existed."""
         def run() -> int:
             n = 0
             with self._db:
                 for did in ids:
-                    row = self._db.execute("SELECT rowid FROM docs WHERE id = ?", (did,)).fetchone()
+                    row = self._db.execute("SELECT rowid, title, text, lang FROM docs WHERE id = ?", (did,)).fetchone()
                     if row:
-                        self._db.execute("DELETE FROM fts WHERE rowid = ?", row)
-                        self._db.execute("DELETE FROM docs WHERE rowid = ?", row)
+                        self._unindex(*row)
+                        self._db.execute("DELETE FROM docs WHERE rowid = ?", row[:1])
                         n += 1
             return n
         return self._guard(run)

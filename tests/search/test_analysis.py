@@ -34,6 +34,20 @@ def test_folding_does_not_depend_on_the_document_language():
     assert fold(text, "fa") == fold(text, "ar") == fold(text, "ur") == fold_query(text)
 
 
+def test_text_and_text_norm_fold_alike(r2l_corpus):
+    """fold() is built on the normaliser's tables: pre-normalising (with the item's language or
+    none) changes no token, so ``text`` and ``text_norm`` index alike."""
+    from mcecrawl.corpus.normalize import normalize
+
+    for item in r2l_corpus:
+        for lang in (item["lang"], None):
+            assert TOKEN_RE.findall(fold(normalize(item["text"], lang))) == TOKEN_RE.findall(fold(item["text"]))
+
+
+def test_presentation_forms_fold_to_letters():
+    assert fold("\ufee3\ufea4\ufee4\ufeaa") == "محمد"  # ﻣﺤﻤﺪ in presentation forms B
+
+
 def test_distinct_words_stay_distinct():
     # Urdu/Pashto letters are letters, not variants; clitics that are also words are not joined.
     assert fold("ٹ") != fold("ت") and fold("ے") != fold("ی")

@@ -168,3 +168,14 @@ def test_a_locked_database_is_a_clear_error(tmp_path, r2l_corpus):
     finally:
         holder.execute("ROLLBACK")
         holder.close()
+
+
+def test_delete_removes_documents_from_the_full_text_index(tmp_path, r2l_corpus):
+    with SearchIndex(tmp_path / "d.sqlite") as ix:
+        ix.add(r2l_corpus)
+        gone = r2l_corpus[0]
+        assert ix.delete([doc_id(gone), "no-such-id"]) == 1
+        assert len(ix) == len(r2l_corpus) - 1
+        assert doc_id(gone) not in ids(ix.search(gone["title"], limit=50))
+        ix.add([gone])  # and it can come back
+        assert ix.search(gone["title"])[0].id == doc_id(gone)
