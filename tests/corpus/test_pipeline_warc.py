@@ -259,3 +259,22 @@ def test_items_follow_the_item_schema(crawl):
     for item in items.values():
         assert set(ours) <= set(item)
         assert not [e.message for e in validator.iter_errors(item)]
+
+
+def test_warc_rotation_and_request_records(tmp_path):
+    from warcio.archiveiterator import ArchiveIterator
+
+    crawler = get_crawler(Spider, {"MCE_WARC_ENABLED": True, "MCE_WARC_DIR": str(tmp_path), "MCE_WARC_MAX_BYTES": 1})
+    crawler.stats.open_spider()
+    mw = WarcArchiveMiddleware.from_crawler(crawler)
+    for i in range(3):
+        request = Request(f"http://127.0.0.1/p{i}", headers={"User-Agent": "t"})
+        mw.process_response(request, HtmlResponse(request.url, body=b"<p>x</p>", request=request))
+    mw.close()
+    files = sorted(tmp_path.glob("*.warc.gz"))
+    assert len(files) == 3 and crawler.stats.get_value("mcecrawl/warc/files") == 3
+    with open(files[0], "rb") as f:
+        records = list(ArchiveIterator(f))
+    assert [r.rec_type for r in records] == ["warcinfo", "response", "request"]
+    assert records[2].rec_headers.get_header("WARC-Concurrent-To") == records[1].rec_headers.get_header("WARC-Record-ID")
+    assert records[2].http_headers.protocol == "GET" and records[2].http_headers.get_header("Host") == "127.0.0.1"
