@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from encoding_cases import (SHARED_DATA, Case, other_script_cases, real_page_cases,  # noqa: E402
-                            shared_r2l_pages, synthetic_cases)
+from encoding_cases import (SHARED_DATA, Case, corrupted_utf8_cases, other_script_cases,  # noqa: E402
+                            real_page_cases, shared_r2l_pages, synthetic_cases)
 from mcecrawl.encoding import decode  # noqa: E402
 
 # Targets of issue 4.
@@ -97,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
               "other scripts, true labels": other_script_cases()}
     if have_shared:
         groups["real pages ../shared/data/r2l"] = real_page_cases()
+        groups["real UTF-8 pages, one byte corrupted"] = corrupted_utf8_cases()
         groups["../shared/data/encodings"] = shared_sample_cases()
     rows = exactness(groups, baseline=not args.no_baseline)
 

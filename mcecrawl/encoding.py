@@ -161,21 +161,19 @@ class _NonAscii:
         pos = np.flatnonzero(arr >= 0x80)
         self.values = arr[pos]
         self.bytes = self.values.tobytes()
-        n = len(arr)
-        # Is the previous/next byte also non-ASCII (same run of bytes)?  Is it an ASCII letter?
-        self.prev_adjacent = np.zeros(len(pos), dtype=bool)
-        self.prev_adjacent[1:] = pos[1:] - 1 == pos[:-1]
-        self.next_adjacent = np.zeros(len(pos), dtype=bool)
-        self.next_adjacent[:-1] = self.prev_adjacent[1:]
-        self.left_ascii_letter = _ASCII_LETTER[arr[np.maximum(pos - 1, 0)]] & (pos > 0)
-        self.right_ascii_letter = _ASCII_LETTER[arr[np.minimum(pos + 1, n - 1)]] & (pos < n - 1)
+        # adjacent[i]: non-ASCII bytes i and i+1 are neighbours in the body (one run of bytes).
+        self.adjacent = np.diff(pos) == 1
+        # Is the byte before/after an ASCII letter?  (Clipping at the ends reads the byte
+        # itself, which is non-ASCII, so no special case.)
+        self.left_ascii_letter = _ASCII_LETTER[arr.take(pos - 1, mode="clip")]
+        self.right_ascii_letter = _ASCII_LETTER[arr.take(pos + 1, mode="clip")]
         self.touches_ascii_letter = self.left_ascii_letter | self.right_ascii_letter
 
     def stray_foreign(self, table: _Table) -> int:
         """Foreign letters (class F) not touching an ASCII letter.  The French letters of
         windows-1256 inside French words of a bilingual Maghreb/Lebanese page touch ASCII
         letters; the same bytes as mojibake of ISO-8859-6 sit inside Arabic runs."""
-        return int((table.foreign[self.values] & ~self.touches_ascii_letter).sum())
+        return int(np.count_nonzero(table.foreign[self.values] & ~self.touches_ascii_letter))
 
     def mix(self, table: _Table) -> float:
         """Share of the edges of non-ASCII letter runs (as ``table`` reads the bytes) that
@@ -183,17 +181,16 @@ class _NonAscii:
         runs: French "été" in a windows-1256 page is no evidence against Arabic, but an
         Arabic letter inside an ASCII word (German "ä" read as windows-1256 "ن") is."""
         letter = table.run_letter[self.values]
-        prev_letter = np.zeros_like(letter)
-        prev_letter[1:] = letter[:-1]
-        next_letter = np.zeros_like(letter)
-        next_letter[:-1] = letter[1:]
-        starts = letter & ~(self.prev_adjacent & prev_letter)
-        ends = letter & ~(self.next_adjacent & next_letter)
-        runs = int(starts.sum())
+        joined = self.adjacent & letter[:-1] & letter[1:]  # letter i continues into letter i+1
+        starts = letter.copy()
+        starts[1:] &= ~joined
+        ends = letter.copy()
+        ends[:-1] &= ~joined
+        runs = np.count_nonzero(starts)
         if not runs:
             return 0.0
-        edges = int((starts & self.left_ascii_letter).sum()) + int((ends & self.right_ascii_letter).sum())
-        return edges / (2 * runs)
+        edges = np.count_nonzero(starts & self.left_ascii_letter) + np.count_nonzero(ends & self.right_ascii_letter)
+        return float(edges) / (2 * runs)
 
 
 def _script(ch: str) -> str:

@@ -166,3 +166,16 @@ def other_script_cases() -> list[Case]:
         cases.append(Case(f"{lang}/cp1252/latin1_label", "true_labels", body, "text/html; charset=ISO-8859-1",
                           body.decode("cp1252"), "cp1252"))
     return cases
+
+
+def corrupted_utf8_cases(data: Path = SHARED_DATA) -> list[Case]:
+    """Real UTF-8 pages with one byte broken mid-page (a lead byte overwritten), labelled
+    utf-8: the expected text is UTF-8 with replacement characters, not a legacy reading."""
+    cases = []
+    for page_id, _lang, html in shared_r2l_pages(data):
+        body = html.encode("utf-8")
+        at = next(i for i in range(len(body) // 2, len(body)) if body[i] >= 0xC2)
+        body = body[:at] + b"\xff" + body[at + 1:]
+        cases.append(Case(f"{page_id}/utf-8/corrupted", "corrupted_byte", body, "text/html; charset=utf-8",
+                          body.decode("utf-8", errors="replace"), "utf-8"))
+    return cases

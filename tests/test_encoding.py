@@ -273,6 +273,13 @@ def test_round_trips_of_real_pages(real_cases, scenario):
     assert _failures(cases) == {}
 
 
+def test_real_utf8_pages_with_a_corrupted_byte(shared_data):
+    from encoding_cases import corrupted_utf8_cases
+    cases = corrupted_utf8_cases(shared_data)
+    assert len(cases) == 18 and _failures(cases) == {}
+    assert all(decode(c.body, c.content_type).replacements >= 1 for c in cases)
+
+
 def test_real_pages_decode_as_utf8_whatever_the_labels(shared_data):
     from encoding_cases import shared_r2l_pages
     for page_id, _lang, html in shared_r2l_pages(shared_data)[:6]:
