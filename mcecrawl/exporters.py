@@ -82,4 +82,6 @@ def configure_feeds(settings) -> None:
     for opts in feeds.values():
         opts.setdefault("item_filter", AcceptedItems)
     feeds[rejects] = {"format": "jsonlines", "encoding": "utf-8", "item_filter": RejectedItems}
-    settings.set("FEEDS", feeds, priority=settings.getpriority("FEEDS") or "spider")
+    # One above the current priority: CrawlerProcess.create_crawler re-applies the process
+    # settings (project/cmdline FEEDS) at their own priority after Spider.update_settings.
+    settings.set("FEEDS", feeds, priority=max(settings.getpriority("FEEDS") or 0, 30) + 1)

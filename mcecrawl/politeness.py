@@ -66,11 +66,14 @@ class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
         if delay:
             downloader = self.crawler.engine.downloader
             key = downloader.get_slot_key(request)
-            downloader.per_slot_settings.setdefault(key, {})["delay"] = max(
-                delay, downloader.per_slot_settings.get(key, {}).get("delay", 0))
+            # Crawl-delay is a minimum: no downward jitter (RANDOMIZE_DOWNLOAD_DELAY would go to 0.5x).
+            slot_settings = downloader.per_slot_settings.setdefault(key, {})
+            slot_settings["delay"] = max(delay, slot_settings.get("delay", 0))
+            slot_settings["jitter"] = 0.0
             slot = downloader.slots.get(key)
-            if slot is not None and slot.delay < delay:
-                slot.delay = delay
+            if slot is not None:
+                slot.delay = max(slot.delay, delay)
+                slot.jitter = 0.0
             request.meta["autothrottle_dont_adjust_delay"] = True
 
     def spider_closed(self) -> None:
@@ -131,12 +134,12 @@ class RetryAfterMiddleware:
         key = request.meta.get("download_slot") or downloader.get_slot_key(request)
         slot = downloader.slots.get(key)
         if slot is not None and wait > 0:
-            previous = slot.delay
-            slot.delay = max(slot.delay, wait)
+            previous = (slot.delay, slot.jitter)
+            slot.delay, slot.jitter = max(slot.delay, wait), 0.0  # a minimum: no downward jitter
 
             def restore():
-                if slot.delay == max(previous, wait):
-                    slot.delay = previous
+                if slot.delay == max(previous[0], wait):  # unless something else changed it since
+                    slot.delay, slot.jitter = previous
 
             reactor.callLater(wait, restore)
         logger.info("HTTP %s from %s with Retry-After %.1f s: pausing that host", response.status, host, wait)

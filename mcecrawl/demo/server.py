@@ -57,7 +57,7 @@ class FixtureServer:
     """A threaded HTTP server for one fixture site.  Use as a context manager; ``.url`` is the base.
 
     ``delay`` (seconds) slows every response (crash/resume tests need a crawl that lasts);
-    ``hits`` counts requests per path+query.
+    ``hits`` counts requests per path+query, ``log`` keeps their times.
     """
 
     def __init__(self, root: Path | str | None = None, *, host: str = "127.0.0.1", port: int = 0,
@@ -68,6 +68,7 @@ class FixtureServer:
         self.delay = delay
         self.resolver = resolver
         self.hits: Counter[str] = Counter()
+        self.log: list[tuple[float, str]] = []  # (monotonic time, path+query) of every request
         self._lock = threading.Lock()
         self.overrides: dict[str, dict] = {}
         if self.root is not None and (self.root / "_headers.json").exists():
@@ -117,6 +118,7 @@ class FixtureServer:
         key = parts.path + (f"?{parts.query}" if parts.query else "")
         with self._lock:
             self.hits[key] += 1
+            self.log.append((time.monotonic(), key))
             hit = self.hits[key]
         result = self.resolver(parts.path, parts.query) if self.resolver else None
         if result is None:

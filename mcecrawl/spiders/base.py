@@ -150,18 +150,18 @@ class ProfileSpider(scrapy.Spider):
     def update_settings(cls, settings) -> None:
         """Per-site politeness from the profile, below the command line (``-s``) in priority."""
         super().update_settings(settings)
+        from mcecrawl.exporters import configure_feeds
+
+        configure_feeds(settings)
         try:
             profile = cls.load_class_profile()
-        except FileNotFoundError:
+        except FileNotFoundError:  # the generic "profile" spider: -a profile=... (no class profile)
             return
         pol = profile.politeness
         if "download_delay" in pol:
             settings.set("DOWNLOAD_DELAY", pol["download_delay"], priority="spider")
         if "concurrency" in pol:
             settings.set("CONCURRENT_REQUESTS_PER_DOMAIN", pol["concurrency"], priority="spider")
-        from mcecrawl.exporters import configure_feeds
-
-        configure_feeds(settings)
 
     def __init__(self, *args, base_url: str | None = None, since: str | None = None,
                  limit: str | int | None = None, profile: str | None = None,
