@@ -77,8 +77,8 @@ def test_text_is_the_article_body_not_the_chrome(crawled):
     for art in expected["articles"]:
         rec = by_path[art["path"]]
         text = _ws(rec["text"])
-        for para in art["body"]:
-            assert _ws(para) in text, f"{spider} {art['path']}: body paragraph missing: {para[:40]}"
+        for para in ([art["lead"]] if art.get("lead") else []) + art["body"]:
+            assert _ws(para) in text, f"{spider} {art['path']}: lead/body paragraph missing: {para[:40]}"
         for chrome in expected["boilerplate"]:
             assert _ws(chrome) not in text, f"{spider} {art['path']}: boilerplate {chrome!r} in text"
         # A menu leaks as several of its items on lines of their own; one section name on its own

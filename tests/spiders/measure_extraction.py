@@ -5,7 +5,9 @@ quotes the figures).  The pages are synthetic (written for the fixtures in each 
 structure) because ../shared/data holds no raw page of these sites, so the figures say which
 algorithm copes with that structure, not how it scores on the live site.
 
-Run: ``python tests/spiders/measure_extraction.py [site ...]``.
+Run: ``python tests/spiders/measure_extraction.py [site ...]``; to measure committed code while the
+working tree changes, export it first: ``git archive HEAD mcecrawl | tar -x -C /tmp/head`` and run
+with ``PYTHONPATH=/tmp/head``.
 """
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(1, str(HERE.parents[1]))
-
-import mcecrawl  # noqa: E402
+try:  # an installed mcecrawl or PYTHONPATH wins (e.g. a clean export of HEAD), else this checkout
+    import mcecrawl
+except ImportError:
+    sys.path.insert(1, str(HERE.parents[1]))
+    import mcecrawl
 from mcecrawl.evaluation.metrics import lcs_f1  # noqa: E402
 
 from build_news_sites import SITES, generate  # noqa: E402
@@ -25,7 +29,8 @@ ALGORITHMS = ("r2l", "dana", "danag", "xpath_blocks")
 
 
 def measure(site: str) -> dict[str, tuple[float, float, float]]:
-    """{algorithm: (precision, recall, f1)} averaged over the site's articles; gold = body paragraphs."""
+    """{algorithm: (precision, recall, f1)} averaged over the site's articles; gold = the lead (when
+    the page has one) and the body paragraphs, without headline, dates or bylines."""
     pages, expected = generate(site)
     out = {}
     for algorithm in ALGORITHMS:
@@ -33,7 +38,8 @@ def measure(site: str) -> dict[str, tuple[float, float, float]]:
         for article in expected["articles"]:
             page = pages[article["path"]]
             result = mcecrawl.extract(page.body.encode(page.encoding), algorithm=algorithm)
-            s = lcs_f1(result.text, "\n".join(article["body"]))
+            gold = ([article["lead"]] if article.get("lead") else []) + article["body"]
+            s = lcs_f1(result.text, "\n".join(gold))
             scores.append((s.precision, s.recall, s.f1))
         out[algorithm] = tuple(round(sum(x[i] for x in scores) / len(scores), 3) for i in range(3))
     return out
