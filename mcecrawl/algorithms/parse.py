@@ -92,11 +92,37 @@ def parse_region(source: str) -> list[str]:
     if root is None or any(_DEPTH_ERROR in e.message for e in _PARSER.error_log):
         return _strip_tags(source)
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
-    for el in root.iter(tag=etree.Element):
-        if el.tag in BLOCK_TAGS:
-            el.text = "\n" + (el.text or "")
-            el.tail = "\n" + (el.tail or "")
-    return _lines_to_paragraphs("".join(root.itertext()))
+    return _paragraphs(root)
+
+
+def _paragraphs(root) -> list[str]:
+    """Text of the tree, one paragraph per block: block elements and ``<br>`` break it, source
+    newlines inside text are plain whitespace (as a browser renders them).  ``iterwalk`` keeps
+    this iterative, whatever the depth."""
+    out: list[str] = []
+    current: list[str] = []
+
+    def flush():
+        line = " ".join("".join(current).replace("\ufeff", "").split())
+        current.clear()
+        if any(c.isalnum() for c in line):  # a lone "|" or "-" separator is not a paragraph
+            out.append(line)
+
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        element = isinstance(el.tag, str)  # not a leftover comment/PI, whose tail still counts
+        block = element and el.tag in BLOCK_TAGS
+        if event == "start":
+            if block:
+                flush()
+            if element and el.text:
+                current.append(el.text)
+        else:
+            if block:
+                flush()
+            if el.tail:
+                current.append(el.tail)
+    flush()
+    return out
 
 
 # The R2L paper's S1 (§4.1) as a character class; Hebrew U+0590-05FF is added on request.

@@ -8,7 +8,7 @@ The two steps of the paper [1]_ (§4.1), each one function:
    UCS), i.e. the lengths of NEPL and EPL.  Lines come from
    :func:`mcecrawl.algorithms.lines.segment_lines` (the paper's single-line preprocessing).
 2. :func:`find_region` — second step: formula (2) smoothing, the longest column above the
-   x-axis, and boundary growth with parameter P (paper: 8, §4.1 and §4.4; here re-tuned to 20
+   x-axis, and boundary growth with parameter P (paper: 8, §4.1 and §4.4; here re-tuned to 30
    for tag-per-line segmentation, growing over lines above the axis; see the constants).
 
 Output (:func:`main_content`): ``output="chars"`` is the paper's own (the R2L characters of the
@@ -35,12 +35,13 @@ NAME = "r2l"
 GROWTH_MODES = ("literal", "smoothed")
 OUTPUT_MODES = ("chars", "parse")
 # Lines crossed between paragraphs.  The paper's default is 8 (§4.1; its HFF searches [1, 20],
-# §4.4); re-tuned after segmentation on ../shared/data/r2l: 20 (BENCHMARKS.md, "P sweep").
-P_DEFAULT = 20
+# §4.4); re-tuned after tag-per-line segmentation: 30, as DANA (chars output on the 8 Arabic-
+# script r2l pages: P=8 literal 0.872, 20: 0.913, 30: 0.935, 40: 0.923).
+P_DEFAULT = 30
 WEIGHT_DEFAULT = "chars"  # the papers' string lengths of EPL/NEPL; measured better than bytes
 # §4.1 literally stops when no line with S1 characters lies within P lines, so one Arabic menu
 # item bridges two regions; growing over lines above the axis of the smoothed diagram measured
-# better (BENCHMARKS.md, "growth").  "literal" stays selectable.
+# better (0.913 vs 0.844 at P=20, chars output).  "literal" stays selectable.
 GROWTH_DEFAULT = "smoothed"
 SPLIT_DEFAULT = "tag"  # §4.1 preprocessing; measured better than "block"
 OUTPUT_DEFAULT = "chars"  # the paper's output; "parse" keeps digits, Latin words and punctuation
@@ -95,7 +96,7 @@ def r2l(text: str, **params) -> Extraction:
     text : str
         The decoded page.
     **params
-        ``P`` (lines, default 20), ``radius`` (1), ``weight`` ("chars"/"bytes"), ``growth``
+        ``P`` (lines, default 30), ``radius`` (1), ``weight`` ("chars"/"bytes"), ``growth``
         ("literal"/"smoothed"), ``split`` ("block"/"tag"), ``output`` ("chars"/"parse"),
         ``hebrew`` (count Hebrew letters in S1, default False), ``snap`` (lines the region's
         edges may move to a block boundary; default 0 = off).

@@ -50,3 +50,7 @@ def test_title_prefers_og_title_then_h1_then_title():
     assert find_title("<title>عنوان | سایت</title><h1>سرخط <b>خبر</b></h1>") == "سرخط خبر"
     assert find_title("<title>عنوان &amp; سایت</title>") == "عنوان & سایت"
     assert find_title("<p>بدون عنوان</p>") is None
+
+
+def test_source_newlines_inside_text_are_whitespace():
+    assert parse_region("<p>یک\nدو <a href='x'>\n  سه</a>\n</p>\n<p>چهار</p>") == ["یک دو سه", "چهار"]

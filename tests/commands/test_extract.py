@@ -37,7 +37,7 @@ def test_jsonl_over_directory_with_a_bad_page(pages, tmp_path, capsys):
     assert by_name["broken.html"]["status"] == "error" and "PNG" in by_name["broken.html"]["reason"]
     good = by_name["a.html"]
     assert good["status"] == "ok" and good["encoding"] == "utf-8" and good["algorithm"] == "dana"
-    assert good["params"]["P"] == 20 and "سازمان هواشناسی" in good["text"]
+    assert good["params"]["P"] == 30 and "سازمان هواشناسی" in good["text"]
     assert set(good) >= {"path", "status", "reason", "text", "algorithm", "params", "encoding"}
     assert "3 pages: 1 error, 2 ok" in capsys.readouterr().err
 
