@@ -1,0 +1,152 @@
+"""ProfileSpider and site profiles, unit level: URL identity, routing, page evidence, metadata."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import scrapy
+from scrapy.http import HtmlResponse, Request, XmlResponse
+
+from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, PROFILES_DIR, load_profile, validate_profile
+from mcecrawl.spiders.base import page_evidence, parse_date
+from mcecrawl.spiders.bbc import BBCPersianSpider
+
+BBC = load_profile("bbc_persian")
+
+
+@pytest.mark.parametrize("path", sorted(PROFILES_DIR.glob("*.json")), ids=lambda p: p.stem)
+def test_every_shipped_profile_validates(path):
+    data = json.loads(path.read_text(encoding="utf-8"))
+    validate_profile(data)
+    assert data["name"] == path.stem
+
+
+def test_invalid_profile_is_reported():
+    with pytest.raises(ValueError, match="articles"):
+        validate_profile({"name": "x", "site": "x", "lang": "fa", "live_hosts": ["x"], "entry_points": {}})
+
+
+@pytest.mark.parametrize("url,canonical", [
+    ("https://www.bbc.com/persian/articles/c4vlle3q337o.amp", "https://www.bbc.com/persian/articles/c4vlle3q337o"),
+    ("https://www.bbc.co.uk/persian/articles/amp/c4vlle3q337o", "https://www.bbc.com/persian/articles/c4vlle3q337o"),
+    ("http://bbc.com/persian/articles/c4vlle3q337o.lite/", "https://www.bbc.com/persian/articles/c4vlle3q337o"),
+    ("https://www.bbc.com/persian/articles/c4vlle3q337o?at_medium=RSS&at_campaign=rss#x",
+     "https://www.bbc.com/persian/articles/c4vlle3q337o"),
+    ("https://feeds.bbci.co.uk/persian/iran-55117881", "https://www.bbc.com/persian/iran-55117881"),
+    ("https://www.bbc.co.uk/persian/iran/2009/09/090920_bd_pp_ir88_timeline.shtml",
+     "https://www.bbc.com/persian/iran/2009/09/090920_bd_pp_ir88_timeline"),
+    ("https://www.bbc.com/persian/topics/ckdxnwvwwjnt?page=3&utm_source=x",
+     "https://www.bbc.com/persian/topics/ckdxnwvwwjnt?page=3"),
+])
+def test_canonicalisation_folds_variants(url, canonical):
+    assert BBC.canonicalize(url) == canonical
+
+
+@pytest.mark.parametrize("url,evidence", [
+    ("https://www.bbc.com/persian/articles/c4vlle3q337o", "veto"),
+    ("https://www.bbc.com/persian/iran-55117881", "required"),
+    ("https://www.bbc.com/persian/media-49522521", "required"),
+    ("https://www.bbc.com/persian/iran/2009/09/090920_bd_pp_ir88_timeline", "veto"),
+    ("https://www.bbc.com/persian/live/cmd797py92ret", None),
+    ("https://www.bbc.com/persian/topics/ckdxnwvwwjnt", None),
+    ("https://www.bbc.com/urdu/articles/c4vlle3q337o", None),
+    ("https://www.bbc.com/persian", None),
+])
+def test_article_rules(url, evidence):
+    rule = BBC.article_rule(url)
+    assert (rule.evidence if rule else None) == evidence
+
+
+def test_permission_matching():
+    assert BBC.permission_granted(["bbc.com"]) and BBC.permission_granted(["bbc_persian"])
+    assert BBC.permission_granted([" www.bbc.co.uk "])
+    assert not BBC.permission_granted(["notbbc.com", "", "bbc"])
+
+
+def _sel(html):
+    return scrapy.Selector(text=html, type="html")
+
+
+def test_page_evidence_first_present_signal_decides():
+    rules = BBC.evidence
+    nd = '<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"pageData":{"metadata":{"type":"%s"}}}}}</script>'
+    ld = '<script type="application/ld+json">{"@graph":[{"@type":"%s"}]}</script>'
+    og = '<meta property="og:type" content="%s">'
+    assert page_evidence(_sel(nd % "STY" + ld % "Article"), rules)[0] == ARTICLE
+    assert page_evidence(_sel(nd % "MAP" + og % "article"), rules)[0] == NOT_ARTICLE
+    assert page_evidence(_sel(ld % "Article" + og % "article"), rules)[0] == NOT_ARTICLE  # gallery
+    assert page_evidence(_sel(ld % "ReportageNewsArticle"), rules)[0] == ARTICLE
+    assert page_evidence(_sel(og % "video"), rules)[0] == NOT_ARTICLE
+    assert page_evidence(_sel("<p>nothing</p>"), rules)[0] == NO_SIGNAL
+
+
+@pytest.mark.parametrize("raw,iso", [
+    ("2020-11-29T11:57:59Z", "2020-11-29T11:57:59+00:00"), ("2026-03-14", "2026-03-14"),
+    ("Sat, 14 Mar 2026 09:30:00 GMT", "2026-03-14T09:30:00+00:00"),
+    ("۱۴۰۴/۱۲/۲۳ - ۱۲:۳۰", None), ("", None), (None, None),
+])
+def test_parse_date(raw, iso):
+    assert parse_date(raw) == iso
+
+
+def _spider(**kw):
+    from scrapy.utils.test import get_crawler
+
+    crawler = get_crawler(BBCPersianSpider)
+    spider = BBCPersianSpider.from_crawler(crawler, **kw)
+
+    class Stats(dict):
+        def inc_value(self, k, n=1):
+            self[k] = self.get(k, 0) + n
+
+    crawler.stats = Stats()
+    return spider
+
+
+def test_base_url_mapping_round_trip():
+    spider = _spider(base_url="http://127.0.0.1:9999/")
+    assert spider.to_fetch("https://www.bbc.com/persian/articles/c4vlle3q337o") == \
+        "http://127.0.0.1:9999/persian/articles/c4vlle3q337o"
+    assert spider.to_fetch("https://feeds.bbci.co.uk/persian/rss.xml") == "http://127.0.0.1:9999/persian/rss.xml"
+    assert spider.to_live("http://127.0.0.1:9999/persian?x=1") == "https://www.bbc.com/persian?x=1"
+    assert spider.to_fetch("https://example.org/a") == "https://example.org/a"
+    assert not spider.crawling_live_host()
+    assert _spider().crawling_live_host()
+
+
+def test_consider_dedupes_variants_and_applies_since():
+    spider = _spider(base_url="http://127.0.0.1:9999", since="2026-03-01")
+    urls = ["/persian/articles/c4vlle3q337o", "/persian/articles/c4vlle3q337o.amp",
+            "https://www.bbc.com/persian/articles/c4vlle3q337o?at_medium=RSS", "https://elsewhere.example/x",
+            "/persian/live/cmd797py92ret", "javascript:void(0)"]
+    reqs = [r for u in urls for r in spider.consider(u, "http://127.0.0.1:9999/persian")]
+    assert [r.url for r in reqs] == ["http://127.0.0.1:9999/persian/articles/c4vlle3q337o"]
+    old = list(spider.consider("/persian/articles/c2e8pqg7r0ko", "http://127.0.0.1:9999/", listed_date="2025-12-31"))
+    assert old == []
+
+
+def test_news_sitemap_language_filter():
+    spider = _spider(base_url="http://127.0.0.1:9999")
+    body = (Path(__file__).resolve().parents[2] / "mcecrawl/demo/sites/bbc_persian/sitemaps/https-sitemap-com-news-2.xml").read_bytes()
+    resp = XmlResponse("http://127.0.0.1:9999/sitemaps/https-sitemap-com-news-2.xml", body=body)
+    urls = [r.url for r in spider.parse_sitemap(resp)]
+    assert urls and all("/persian/" in u for u in urls)
+
+
+def test_real_bbc_news_sitemap_yields_only_this_service(shared_data):
+    """The saved real news sitemap (Dec 2020) mixes services: keep the Persian CPS entries only."""
+    path = shared_data / "sites" / "bbc_worldservice" / "https-sitemap-com-news-2.xml"
+    spider = _spider()
+    resp = XmlResponse("https://www.bbc.com/sitemaps/https-sitemap-com-news-2.xml", body=path.read_bytes())
+    reqs = list(spider.parse_sitemap(resp))
+    assert len(reqs) == 20  # sites.md §12: 20 Persian entries
+    assert all(r.url.startswith("https://www.bbc.com/persian/") for r in reqs)
+    # all CPS-shaped in 2020: kept only if the fetched page says it is a story
+    assert all(r.meta["mce_evidence"] == "required" for r in reqs)
+
+
+def test_bbc_title_brand_suffix_removed():
+    spider = _spider()
+    meta = spider.page_metadata(_sel("<title>خبر تازه - BBC News فارسی</title>"))
+    assert meta["title"] == "خبر تازه"

@@ -1,0 +1,112 @@
+"""ExtractionPipeline and the safe JSON-lines exporter, without a crawl."""
+from __future__ import annotations
+
+import io
+import json
+from collections import Counter
+
+import pytest
+from scrapy.exceptions import DropItem
+
+from mcecrawl.exporters import AcceptedItems, RejectedItems, SafeJsonLinesItemExporter, dumps_line, sanitize
+from mcecrawl.items import SCHEMA_VERSION, ArticleItem
+from mcecrawl.pipelines import ExtractionPipeline
+
+PERSIAN = "این متن نسبتاً بلندی است که می‌خواهیم استخراج‌گر آن را به عنوان متن اصلی صفحه پیدا کند. " * 6
+PAGE = (f'<html lang="fa" dir="rtl"><head><meta charset="utf-8"><title>عنوان</title></head><body>'
+        f'<nav><a href="/">خانه</a></nav><main><h1>عنوان</h1><p>{PERSIAN}</p><p>{PERSIAN}</p></main>'
+        f"<footer>©</footer></body></html>")
+
+
+class _Stats(Counter):
+    def inc_value(self, key, count=1, start=0):
+        self[key] += count
+
+
+class _Crawler:
+    def __init__(self):
+        self.stats = _Stats()
+
+    def get_extension(self, cls):
+        return None
+
+
+def _item(**kw):
+    base = dict(url="https://x.example/a/1", canonical_url="https://x.example/a/1", site="x", lang="fa",
+                title=None, published=None, published_raw=None, authors=[], html=PAGE,
+                algorithm="xpath_blocks", params={}, schema_version=SCHEMA_VERSION)
+    base.update(kw)
+    return ArticleItem(**base)
+
+
+@pytest.fixture
+def pipeline():
+    return ExtractionPipeline.from_crawler(_Crawler())
+
+
+def test_ok_item_gets_content_fields_and_loses_html(pipeline):
+    item = pipeline.process_item(_item())
+    assert item["status"] == "ok" and isinstance(item["reason"], str)
+    assert "\u200c" in item["text"] and PERSIAN.strip()[:40] in item["text"]
+    assert item["paragraphs"] and "html" not in item
+    assert len(item["content_sha1"]) == 40 and item["extraction_ms"] >= 0
+    assert item["title"] == "عنوان"  # from the extractor when the page metadata had none
+    assert pipeline.stats["mcecrawl/items/status/ok"] == 1
+
+
+def test_empty_page_written_with_status_not_dropped(pipeline):
+    item = pipeline.process_item(_item(html="<html><body><script>var a=1;</script></body></html>"))
+    assert item["status"] == "empty" and item["reason"]
+    assert item["text"] == "" and item["content_sha1"] is None
+    assert pipeline.stats["mcecrawl/items/status/empty"] == 1
+
+
+def test_misconfigured_algorithm_is_an_error_status(pipeline):
+    item = pipeline.process_item(_item(algorithm="no_such_algorithm"))
+    assert item["status"] == "error" and "configuration" in item["reason"]
+
+
+def test_blocked_item_is_not_extracted(pipeline):
+    item = pipeline.process_item(_item(status="blocked", reason="anti-bot challenge page", html=PAGE))
+    assert item["status"] == "blocked" and item["text"] == "" and item["paragraphs"] == []
+
+
+def test_second_copy_of_a_canonical_url_dropped(pipeline):
+    pipeline.process_item(_item())
+    with pytest.raises(DropItem):
+        pipeline.process_item(_item(url="https://x.example/a/1.amp"))
+    assert pipeline.stats["mcecrawl/items/duplicate_dropped"] == 1
+
+
+def test_sanitize_drops_surrogates_and_controls_keeps_text():
+    assert sanitize("a\ud800b\x00c\x07d\te\nf\u200cg") == "abcd\te\nf\u200cg"
+    assert sanitize({"k": ["\udfff", 1, None]}) == {"k": ["", 1, None]}
+
+
+def test_line_breaking_characters_escaped_one_record_per_line():
+    line = dumps_line({"text": "a\u2028b\u2029c\u0085d", "fa": "سلام"})
+    assert line.endswith("\n") and len(line.splitlines()) == 1
+    assert json.loads(line) == {"text": "a\u2028b\u2029c\u0085d", "fa": "سلام"}
+    assert "سلام" in line  # UTF-8, not \\u escapes
+
+
+def test_exporter_never_raises_on_lone_surrogates_and_flushes_each_line():
+    class Spy(io.BytesIO):
+        flushes = 0
+
+        def flush(self):
+            Spy.flushes += 1
+
+    buf = Spy()
+    exporter = SafeJsonLinesItemExporter(buf)
+    exporter.export_item({"text": "x\udc80y"})
+    exporter.export_item({"text": "z"})
+    lines = buf.getvalue().decode("utf-8").split("\n")
+    assert [json.loads(l)["text"] for l in lines if l] == ["xy", "z"]
+    assert Spy.flushes >= 2
+
+
+def test_rejects_filters_partition_items():
+    for status, accepted in (("ok", True), ("empty", False), ("error", False), ("blocked", False)):
+        assert AcceptedItems().accepts({"status": status}) is accepted
+        assert RejectedItems().accepts({"status": status}) is not accepted
