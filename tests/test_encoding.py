@@ -1,10 +1,12 @@
 """mcecrawl.encoding.decode: the lessons.md c.1 scenarios, legacy round trips, other scripts."""
 from __future__ import annotations
 
+import base64
 import codecs
 import gzip
 import json
 import random
+import time
 from collections import defaultdict
 
 import pytest
@@ -163,6 +165,15 @@ def test_binary_body_never_raises(body):
     assert len(d.text) >= len(body) // 4
     if d.source == "fallback":
         assert d.encoding == "cp1252" and d.replacements == d.text.count("\ufffd")
+
+
+def test_chardet_sample_survives_a_huge_base64_token():
+    # Not a speed test: the old sample regex backtracked quadratically here (about a minute).
+    blob = base64.b64encode(random.Random(1).randbytes(75_000))
+    body = b'<img src="data:image/png;base64,' + blob + b'">' + small_page("de").encode("cp1252")
+    started = time.perf_counter()
+    d = decode(body)
+    assert time.perf_counter() - started < 5 and d.source != "r2l"
 
 
 @pytest.mark.parametrize("body", [b"", None])
