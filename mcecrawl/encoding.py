@@ -314,12 +314,20 @@ def _try_codec(body: bytes, na: _NonAscii, codec: str) -> str | None:
 
 # --- the steps ----------------------------------------------------------------------------------
 
+def _decode_replacing(body: bytes, codec: str) -> tuple[str, int]:
+    """``body`` decoded with replacement, and the number of U+FFFD the decoding inserted
+    (a UTF-8 page's own U+FFFD characters are not counted)."""
+    text = body.decode(codec, errors="replace")
+    own = body.count(b"\xef\xbf\xbd") if codec in ("utf-8", "utf-8-sig") else 0
+    return text, max(0, text.count("\ufffd") - own)
+
+
 def _step_bom(body: bytes) -> tuple[str, str, int] | None:
     """Step 1: a byte-order mark decides (UTF-32 before UTF-16: FF FE 00 00 starts with FF FE)."""
     for bom, enc in _BOMS:
         if body.startswith(bom):
-            text = body.decode(enc, errors="replace")
-            return text, enc, text.count("\ufffd")
+            text, replacements = _decode_replacing(body, enc)
+            return text, enc, replacements
     return None
 
 
@@ -406,8 +414,8 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
     labels = dict(declared_header=_header_label(content_type), declared_meta=_meta_label(body) if body else None)
     forced = resolve_label(force)
     if forced:
-        text = body.decode(forced, errors="replace")
-        return Decoded(text, forced, "forced", replacements=text.count("\ufffd"), **labels)
+        text, replacements = _decode_replacing(body, forced)
+        return Decoded(text, forced, "forced", replacements=replacements, **labels)
     if not body:
         return Decoded("", "utf-8", "empty", **labels)
     if (bom := _step_bom(body)) is not None:

@@ -216,6 +216,12 @@ def test_force_wins_and_counts_replacements():
     assert decode(b"\x81\x8d abc", force="iso-8859-1").replacements == 2  # windows-1252 holes
 
 
+def test_forced_utf8_does_not_count_the_pages_own_replacement_characters():
+    body = "<p>\ufffd متن</p>".encode("utf-8")
+    assert decode(body, force="utf-8").replacements == 0
+    assert decode(body + b"\xff", force="utf-8").replacements == 1
+
+
 def test_unknown_force_label_is_ignored():
     html = _html("ar")
     d = decode(html.encode("utf-8"), force="no-such-charset")
