@@ -136,9 +136,10 @@ class EncodingNormalizationMiddleware:
         inc("mcecrawl/encoding/responses")
         inc(f"mcecrawl/encoding/original/{decoded.encoding}")
         inc(f"mcecrawl/encoding/source/{decoded.source}")
+        used = decoded.encoding.removesuffix("-sig")  # a UTF-8 BOM agrees with a utf-8 label
         for where, label in (("header", decoded.declared_header), ("meta", decoded.declared_meta)):
             # An ASCII body reads the same under any ASCII-compatible label: no lie to count.
-            if label and resolve_label(label) != decoded.encoding and not decoded.text.isascii():
+            if label and resolve_label(label) != used and not decoded.text.isascii():
                 inc(f"mcecrawl/encoding/label_ignored/{where}")
         if decoded.replacements:
             inc("mcecrawl/encoding/replacements", decoded.replacements)

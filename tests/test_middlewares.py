@@ -110,8 +110,9 @@ def test_bom_is_dropped_and_utf16_reencoded():
     mw = _mw()
     html = small_page("ar")
     for body in (b"\xef\xbb\xbf" + html.encode("utf-8"), html.encode("utf-16")):
-        request, _, new = _process(mw, body, "text/html; charset=utf-16")
+        request, _, new = _process(mw, body, "text/html; charset=utf-8")
         assert new.body == html.encode("utf-8") and request.meta["encoding_source"] == "bom"
+    assert _stats(mw)["mcecrawl/encoding/label_ignored/header"] == 1  # the UTF-16 one only
 
 
 def test_non_text_passes_through_untouched_and_counted():
