@@ -133,7 +133,8 @@ def dana(text: str, **params) -> Extraction:
     first, last, smoothed = find_main_content_area(non_ascii, ascii, P=p["P"], radius=p["radius"], growth=p["growth"])
     if first is None:
         return common.empty(NAME, p, "no line has more non-ASCII than ASCII characters", text)
-    first, last = snap_to_blocks(block_starts(lines), first, last, limit=p["snap"])
+    if p["snap"]:
+        first, last = snap_to_blocks(block_starts(lines), first, last, limit=p["snap"])
     paragraphs = extract_main_content(lines, first, last)
     del lines  # the page's bytes and line arrays: freed before the profile tuples are built
     return common.result(NAME, p, text, paragraphs, common.profile(first, last, non_ascii, ascii, smoothed))

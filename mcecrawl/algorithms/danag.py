@@ -115,7 +115,8 @@ def danag(text: str, **params) -> Extraction:
     if seed is None:
         return common.empty(NAME, p, "no line has more content than code characters", text)
     first, last = recognize_boundary(content, smoothed, *seed, gap=p["gap"], growth=p["growth"])
-    first, last = snap_to_blocks(block_starts(lines)[kept], first, last, limit=p["snap"])
+    if p["snap"]:
+        first, last = snap_to_blocks(block_starts(lines)[kept], first, last, limit=p["snap"])
     paragraphs = extract_main_content(lines, kept, first, last)
     del lines  # the page's bytes and line arrays: freed before the profile tuples are built
     return common.result(NAME, p, text, paragraphs, common.profile(first, last, content, code, smoothed))

@@ -379,8 +379,10 @@ def in_tag_mask(lines: Lines, start: int = 0, stop: int | None = None) -> np.nda
     j = int(np.searchsorted(lines.tag_starts, stop, side="left"))
     delta = np.zeros(stop - start + 1, dtype=np.int8)
     if j > i:
-        np.add.at(delta, np.clip(lines.tag_starts[i:j] - start, 0, stop - start), 1)
-        np.add.at(delta, np.clip(lines.tag_ends[i:j] + 1 - start, 0, stop - start), -1)
+        # Disjoint tags: no two starts (nor two ends) share an index even after clipping, so
+        # plain fancy-index updates are exact (np.add.at would be ~10x slower).
+        delta[np.clip(lines.tag_starts[i:j] - start, 0, stop - start)] += 1
+        delta[np.clip(lines.tag_ends[i:j] + 1 - start, 0, stop - start)] -= 1
     return np.cumsum(delta[:-1], dtype=np.int8) > 0
 
 

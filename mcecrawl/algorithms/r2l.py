@@ -115,7 +115,8 @@ def r2l(text: str, **params) -> Extraction:
     first, last, smoothed = find_region(nepl, epl, P=p["P"], radius=p["radius"], growth=p["growth"])
     if first is None:
         return common.empty(NAME, p, "no line has more R2L than ASCII characters", text)
-    first, last = snap_to_blocks(block_starts(lines), first, last, limit=p["snap"])
+    if p["snap"]:
+        first, last = snap_to_blocks(block_starts(lines), first, last, limit=p["snap"])
     paragraphs = main_content(lines, first, last, output=p["output"], hebrew=p["hebrew"])
     del lines  # the page's bytes and line arrays: freed before the profile tuples are built
     return common.result(NAME, p, text, paragraphs, common.profile(first, last, nepl, epl, smoothed))
