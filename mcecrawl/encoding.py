@@ -76,7 +76,8 @@ EXTRA_LABELS = {
 }
 # Characters a right decoding practically never yields (controls except \t\n\r, private use).
 _BAD_CHARS_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ue000-\uf8ff\ufffd]")
-_META_LABEL_RE = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.I)
+_DECLARATION_RE = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)"
+                             rb"|<\?xml\b[^>]*?\bencoding\s*=\s*[\"']([A-Za-z0-9._:-]+)", re.I)
 _HEADER_LABEL_RE = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.I)
 # A word holding non-ASCII bytes, with a bounded ASCII prefix: an unbounded one backtracks
 # quadratically on long tokens such as base64 data URIs (6 s on a 40 KB one).
@@ -92,8 +93,8 @@ class Decoded:
     text: str
     encoding: str  # Python codec name actually used, e.g. "utf-8", "cp1256"
     source: str  # deciding step: "bom", "utf-8", "header", "meta", "r2l", "chardet", "fallback", "forced", "empty"
-    declared_header: str | None = None  # charset label of the HTTP Content-Type (codec name when known)
-    declared_meta: str | None = None  # <meta>/XML declaration label (codec name when known)
+    declared_header: str | None = None  # charset label of the HTTP Content-Type, as given
+    declared_meta: str | None = None  # <meta>/XML declaration label, as given
     replacements: int = 0  # U+FFFD characters inserted by decoding
 
 
@@ -115,21 +116,27 @@ def resolve_label(label: str | None) -> str | None:
 
 
 def _header_label(content_type: str | None) -> str | None:
+    """The charset label of a ``Content-Type`` value, as sent (read with w3lib when it can)."""
     if not content_type:
         return None
-    found = http_content_type_encoding(content_type)
-    if found is None and (m := _HEADER_LABEL_RE.search(content_type)):
-        found = resolve_label(m.group(1)) or m.group(1).lower()
-    return found
+    m = _HEADER_LABEL_RE.search(content_type)
+    if m is None:
+        return http_content_type_encoding(content_type)
+    return m.group(1)
 
 
 def _meta_label(body: bytes) -> str | None:
-    """The ``<meta>``/XML declaration, read with w3lib (its 4 KB scan), else a lenient scan of
-    :data:`META_SCAN_BYTES` that also keeps labels w3lib cannot resolve (``iso-8859-8-i``)."""
+    """The ``<meta>``/XML declaration label, as written.
+
+    w3lib finds the declaration (its 4 KB scan, which skips comments and stops at
+    ``<body>``); the lenient scan of :data:`META_SCAN_BYTES` recovers the label as written,
+    finds later declarations and keeps labels w3lib cannot resolve (``iso-8859-8-i``).
+    """
     found = html_body_declared_encoding(body)
-    if found is None and (m := _META_LABEL_RE.search(body, 0, META_SCAN_BYTES)):
-        label = m.group(1).decode("ascii")
-        found = resolve_label(label) or label.lower()
+    for m in _DECLARATION_RE.finditer(body, 0, META_SCAN_BYTES):
+        label = (m.group(1) or m.group(2)).decode("ascii")
+        if found is None or resolve_label(label) == found:
+            return label
     return found
 
 
@@ -426,7 +433,7 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
     if (utf8 := _step_utf8_broken(body, na)) is not None:
         return Decoded(utf8[0], "utf-8", "utf-8", replacements=utf8[1], **labels)
     for step in ("header", "meta"):
-        codec = labels[f"declared_{step}"]
+        codec = resolve_label(labels[f"declared_{step}"])
         if codec and (text := _try_codec(body, na, codec)) is not None:
             return Decoded(text, codec, step, **labels)
     if (found := _step_r2l(body, na)) is not None:

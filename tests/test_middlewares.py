@@ -73,7 +73,7 @@ def test_lying_header_windows_1256_page_becomes_utf8():
     assert new.css("p::text").get() == body.decode("cp1256").split("<p>")[1].split("</p>")[0]
     assert {k: request.meta[k] for k in META_KEYS} == {
         "encoding_original": "cp1256", "encoding_source": "meta", "encoding_declared_header": "utf-8",
-        "encoding_declared_meta": "cp1256", "encoding_replacements": 0}
+        "encoding_declared_meta": "windows-1256", "encoding_replacements": 0}
     stats = _stats(mw)
     assert stats["mcecrawl/encoding/original/cp1256"] == 1 and stats["mcecrawl/encoding/source/meta"] == 1
     assert stats["mcecrawl/encoding/label_ignored/header"] == 1
