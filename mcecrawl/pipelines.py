@@ -257,7 +257,12 @@ class SearchIndexPipeline:
         logger.error("Search index %s: batch not indexed: %s", self.path, failure.getErrorMessage())
 
     def close_spider(self):
+        from twisted.internet.threads import deferToThread
+
         if self.buffer:
             self._flush()
+        # Statistics for fast common-term queries (mcecrawl.search.index.COMMON_TERM_SHARE).
+        self._pending.addCallback(lambda _: deferToThread(self.index.refresh_statistics))
+        self._pending.addErrback(self._failed)
         self._pending.addBoth(lambda _: self.index.close())
         return self._pending

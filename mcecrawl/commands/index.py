@@ -27,7 +27,9 @@ def run(args: argparse.Namespace) -> int:
         with SearchIndex(args.db, timeout=args.timeout or LOCK_TIMEOUT) as index:
             report = index.add(read_jsonl(args.corpus, errors=bad_lines))
             if args.optimize:
-                index.optimize()
+                index.optimize()  # also refreshes the statistics
+            else:
+                index.refresh_statistics()
             total = len(index)
     except SearchIndexError as e:
         print(f"mcecrawl index: error: {e}", file=sys.stderr)

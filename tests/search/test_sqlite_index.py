@@ -179,3 +179,19 @@ def test_delete_removes_documents_from_the_full_text_index(tmp_path, r2l_corpus)
         assert doc_id(gone) not in ids(ix.search(gone["title"], limit=50))
         ix.add([gone])  # and it can come back
         assert ix.search(gone["title"])[0].id == doc_id(gone)
+
+
+def test_terms_in_most_documents_do_not_cost_a_full_ranking(tmp_path):
+    docs = [{"url": f"http://x/{i}", "title": f"عنوان {i}", "text": f"این خبر شماره {i} است" + (" زلزله" if i == 3 else "")}
+            for i in range(6)]
+    with SearchIndex(tmp_path / "c.sqlite") as ix:
+        ix.add(docs)
+        assert ix.common_terms == frozenset()  # no statistics yet: plain BM25 everywhere
+        assert ix.refresh_statistics() > 0
+        assert {"این", "خبر", "است"} <= ix.common_terms and "زلزله" not in ix.common_terms
+        # A common term next to a rare one is left out of the match: it could not change BM25.
+        assert ids(ix.search("این زلزله")) == ids(ix.search("زلزله")) == [doc_id(docs[3])]
+        # Only common terms: every matching document, newest first.
+        assert ids(ix.search("این خبر", limit=10)) == [doc_id(d) for d in reversed(docs)]
+    with SearchIndex(tmp_path / "c.sqlite", readonly=True) as ix:
+        assert "این" in ix.common_terms  # persisted
