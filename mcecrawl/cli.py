@@ -23,6 +23,7 @@ COMMANDS = (
     "stats",
     "demo",
     "check-site",
+    "decode",
 )
 
 
