@@ -239,11 +239,9 @@ def test_unknown_force_label_is_ignored():
 
 def test_fallback_counts_replacements():
     body = b"<p>" + b"\x81\x8d\x8f\x90\x9d" * 3 + bytes(range(0xC0, 0x100)) * 3 + b"</p>"
-    d = decode(body)
-    if d.source == "fallback":
-        assert d.replacements == 15 == d.text.count("\ufffd")
-    else:  # a validated detector answer has no replacements
-        assert d.replacements == 0 and "\ufffd" not in d.text
+    d = decode(body)  # no code page reads this as plausible text, whatever chardet says
+    assert (d.encoding, d.source) == ("cp1252", "fallback")
+    assert d.replacements == 15 == d.text.count("\ufffd")
 
 
 def test_multibyte_label_superset():
