@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 HELP = "write corpus JSONL as Elasticsearch/OpenSearch _bulk NDJSON (stable ids), or --template"
@@ -38,6 +39,9 @@ def run(args: argparse.Namespace) -> int:
     except SearchIndexError as e:
         print(f"mcecrawl export-bulk: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `| head`: the reader is gone, that is not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     finally:
         if out is not sys.stdout:
             out.close()

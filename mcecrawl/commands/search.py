@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import asdict
 
@@ -10,7 +11,8 @@ HELP = "search an index built by `mcecrawl index` (harakat, kaf/yeh, digit and Z
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("query", help="words to find (all must occur); an exact title match ranks first")
+    parser.add_argument("query", help="words to find (all must occur, except words found in over half of the "
+                                      "documents); an exact title match ranks first")
     parser.add_argument("--db", required=True, help="the index file")
     parser.add_argument("--site", help="only this site (the item's `site`)")
     parser.add_argument("--lang", help="only this language (fa, ar, ur, ps)")
@@ -31,13 +33,18 @@ def run(args: argparse.Namespace) -> int:
     except SearchIndexError as e:
         print(f"mcecrawl search: error: {e}", file=sys.stderr)
         return 2
-    for rank, hit in enumerate(hits, 1):
-        if args.json:
-            print(json.dumps({"rank": rank, **asdict(hit)}, ensure_ascii=False))
-        else:
-            meta = " · ".join(x for x in (hit.site, hit.lang, hit.published) if x)
-            print(f"{rank}. {hit.title or '(no title)'}\n   {hit.url}\n   {meta} · score {hit.score:.2f}"
-                  f"{' · exact title' if hit.exact_title else ''}\n   {hit.snippet}\n")
+    try:
+        for rank, hit in enumerate(hits, 1):
+            if args.json:
+                print(json.dumps({"rank": rank, **asdict(hit)}, ensure_ascii=False))
+            else:
+                meta = " · ".join(x for x in (hit.site, hit.lang, hit.published) if x)
+                print(f"{rank}. {hit.title or '(no title)'}\n   {hit.url}\n   {meta} · score {hit.score:.2f}"
+                      f"{' · exact title' if hit.exact_title else ''}\n   {hit.snippet}\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # `| head`: the reader is gone, that is not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     if not hits and not args.json:
         print("no hits", file=sys.stderr)
     return 0

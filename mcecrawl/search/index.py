@@ -23,7 +23,7 @@ from mcecrawl.search.snippets import snippet
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # BM25 column weights (title, body) for FTS5's bm25(); a title hit counts 4x a body hit.  Our
 # assumption, not tuned: ranking gold is absent; exact-title matches are ranked first anyway.
 TITLE_WEIGHT = 4.0
@@ -52,10 +52,9 @@ CREATE INDEX IF NOT EXISTS docs_published_day ON docs(published_day);
 CREATE INDEX IF NOT EXISTS docs_title_key ON docs(title_key);
 -- Contentless: the folded text is not stored twice (a third of the size); the faithful text
 -- lives in docs, and a deletion re-folds it (analyzer_version guards that fold is unchanged).
--- detail=column: no token positions (queries are AND/OR of single terms, never phrases), so
--- BM25 sees term presence per column; 2.7x faster ranking and 1/4 of the index size at 100k
--- articles (benchmarks/bench_search.py), at the cost of within-column term frequency.
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, content='', detail=column,
+-- detail=full is required: with content='' and detail=column FTS5's bm25() sees no instances
+-- and scores every row 0 (tested in tests/search/test_sqlite_index.py).
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, content='',
                                                   tokenize='unicode61 remove_diacritics 2');
 INSERT OR IGNORE INTO fts(fts, rank) VALUES('rank', 'bm25({TITLE_WEIGHT}, {BODY_WEIGHT})');
 """

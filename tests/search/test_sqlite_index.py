@@ -195,3 +195,14 @@ def test_terms_in_most_documents_do_not_cost_a_full_ranking(tmp_path):
         assert ids(ix.search("این خبر", limit=10)) == [doc_id(d) for d in reversed(docs)]
     with SearchIndex(tmp_path / "c.sqlite", readonly=True) as ix:
         assert "این" in ix.common_terms  # persisted
+
+
+def test_bm25_ranks_title_and_frequent_matches_higher(tmp_path):
+    docs = [{"url": "http://x/body", "title": "خبر ورزشی", "text": "در این خبر از زلزله یاد شد. " + "متن دیگر. " * 20},
+            {"url": "http://x/title", "title": "زلزله در کرمان", "text": "گزارش کوتاه از زلزله در کرمان."},
+            {"url": "http://x/none", "title": "باران", "text": "باران آمد."}]
+    with SearchIndex(tmp_path / "r.sqlite") as ix:
+        ix.add(docs)
+        hits = ix.search("زلزله")
+        assert [h.url for h in hits] == ["http://x/title", "http://x/body"]
+        assert hits[0].score > hits[1].score > 0
