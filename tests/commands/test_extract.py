@@ -71,3 +71,9 @@ def test_helpers():
     assert parse_params(["P=8", " growth = literal "]) == {"P": "8", "growth": "literal"}
     assert to_json_line({"t": "a\u2028b"}) == '{"t": "a\\u2028b"}\n'
     assert expand_paths([str(FIXTURE), str(FIXTURE)]) == [str(FIXTURE)]
+
+
+def test_top_level_help_lists_extract(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0 and "extract" in capsys.readouterr().out
