@@ -101,8 +101,8 @@ class Lines:
         """Source text of lines ``first..last`` (inclusive)."""
         return self.data[self.starts[first]:self.ends[last]].decode("utf-8", errors="replace")
 
-    def sources(self, first: int, last: int, max_bytes: int) -> list[str]:
-        """Source of lines ``first..last`` cut at line starts into pieces of about ``max_bytes``."""
+    def pieces(self, first: int, last: int, max_bytes: int) -> list[tuple[int, int]]:
+        """Byte ranges covering lines ``first..last``, cut at line starts every ``max_bytes`` or so."""
         b0, b1 = int(self.starts[first]), int(self.ends[last])
         cuts = [first]
         while b1 - int(self.starts[cuts[-1]]) > max_bytes:
@@ -112,7 +112,7 @@ class Lines:
             cuts.append(nxt)
         offsets = [int(self.starts[c]) for c in cuts] + [b1]
         offsets[0] = b0
-        return [self.data[a:b].decode("utf-8", errors="replace") for a, b in zip(offsets[:-1], offsets[1:])]
+        return list(zip(offsets[:-1], offsets[1:]))
 
 
 def protected_spans(data: bytes) -> np.ndarray:

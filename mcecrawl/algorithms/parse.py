@@ -36,6 +36,10 @@ TITLE_WINDOW_CHARS = 512 * 1024
 
 _PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, recover=True,
                            huge_tree=True, default_doctype=False)
+# The same for UTF-8 bytes (a region cut from Lines.data); the encoding is fixed, so a <meta
+# charset> inside the region cannot mislead it.
+_BYTES_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, recover=True,
+                                 huge_tree=True, default_doctype=False, encoding="utf-8")
 # libxml2 stops building the tree past its depth limit (2048 with huge_tree) and says so.
 _DEPTH_ERROR = "Excessive depth"
 
@@ -43,12 +47,23 @@ _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)[^>]*>|<!--.*?-->|<![^>]*>", re.S
 _DROPPED_BODY = re.compile(r"<(script|style|noscript|template)\b.*?</\1\s*>", re.S | re.I)
 
 
+# Whitespace (str.isspace's set) becomes a plain space by one translate, then only runs of 2+
+# spaces are replaced: a regex over every run (or " ".join(s.split())) would hold one object
+# per word, about 8x the text of a huge paragraph.  ZWNJ (U+200C) is not whitespace: kept.
+_WS_TABLE = {c: " " for c in range(0x3001) if chr(c).isspace()}
+_MULTI_SPACE = re.compile(" {2,}")
+
+
+def _collapse(text: str) -> str:
+    return _MULTI_SPACE.sub(" ", text.translate(_WS_TABLE)).strip()
+
+
 def _lines_to_paragraphs(text: str) -> list[str]:
     """Collapse whitespace inside each line (ZWNJ and every letter kept); drop lines without a
     letter or digit and stray U+FEFF (a BOM pasted into the markup, not text)."""
     out = []
     for line in text.replace("\ufeff", "").split("\n"):
-        line = " ".join(line.split())  # str.split() never splits at U+200C (not whitespace)
+        line = _collapse(line)  # U+200C (ZWNJ) is not whitespace: kept
         if any(c.isalnum() for c in line):  # a lone "|" or "-" separator is not a paragraph
             out.append(line)
     return out
@@ -71,12 +86,12 @@ def parse_lines(lines, first: int, last: int) -> list[str]:
     (never inside a tag), keeping memory linear and small on pathological pages.
     """
     out: list[str] = []
-    for source in lines.sources(first, last, PARSE_CHUNK_BYTES):
-        out.extend(parse_region(source))
+    for start, stop in lines.pieces(first, last, PARSE_CHUNK_BYTES):
+        out.extend(parse_region(lines.data[start:stop]))  # UTF-8 bytes: no str copy for libxml2
     return out
 
 
-def parse_region(source: str) -> list[str]:
+def parse_region(source: str | bytes) -> list[str]:
     """Parse the region's source lines with lxml and return its paragraphs.
 
     Block elements and ``<br>`` end a paragraph; scripts, styles and form widgets are dropped.
@@ -85,11 +100,14 @@ def parse_region(source: str) -> list[str]:
     """
     if not source.strip():
         return []
+    parser = _BYTES_PARSER if isinstance(source, bytes) else _PARSER
     try:
-        root = etree.fromstring(source, _PARSER)
+        root = etree.fromstring(source, parser)
     except (etree.ParserError, ValueError):
         root = None
-    if root is None or any(_DEPTH_ERROR in e.message for e in _PARSER.error_log):
+    if root is None or any(_DEPTH_ERROR in e.message for e in parser.error_log):
+        if isinstance(source, bytes):
+            source = source.decode("utf-8", errors="replace")
         return _strip_tags(source)
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     return _paragraphs(root)
@@ -103,7 +121,8 @@ def _paragraphs(root) -> list[str]:
     current: list[str] = []
 
     def flush():
-        line = " ".join("".join(current).replace("\ufeff", "").split())
+        line = "".join(current)
+        line = _collapse(line.replace("\ufeff", "") if "\ufeff" in line else line)
         current.clear()
         if any(c.isalnum() for c in line):  # a lone "|" or "-" separator is not a paragraph
             out.append(line)
@@ -147,8 +166,7 @@ _H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
 
 
 def _clean(fragment: str) -> str | None:
-    text = " ".join(html.unescape(_TAG.sub(" ", fragment)).split())
-    return text or None
+    return _collapse(html.unescape(_TAG.sub(" ", fragment))) or None
 
 
 def find_title(page: str) -> str | None:

@@ -54,3 +54,7 @@ def test_title_prefers_og_title_then_h1_then_title():
 
 def test_source_newlines_inside_text_are_whitespace():
     assert parse_region("<p>یک\nدو <a href='x'>\n  سه</a>\n</p>\n<p>چهار</p>") == ["یک دو سه", "چهار"]
+
+
+def test_every_kind_of_whitespace_collapses_but_zwnj_stays():
+    assert parse_region("<p> یک\u00a0\u00a0دو\t\n سه\u2003چهار\u200cپنج </p>") == ["یک دو سه چهار\u200cپنج"]
