@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import argparse
 import gc
-import itertools
 import statistics
 import sys
 import time
 import tracemalloc
-from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,6 +164,7 @@ def memory(args) -> None:
         "youm7 page repeated": real,
         "fixture page repeated": fixture,
         "one line, 600k paragraphs": one_paragraph,
+        "plain text, no tag at all": "متن فارسی بدون هیچ برچسبی ".encode(),
     }
     for label, unit in cases.items():
         body = unit * (MEMORY_PAGE_BYTES // len(unit) + 1)
