@@ -23,8 +23,8 @@ def test_pinned_floors_hold(shared_data):
     assert {"r2l", "scrapinghub_aeb"} <= set(baseline["datasets"])
     assert all(baseline["floors"].get(name) for name in ("r2l", "scrapinghub_aeb"))
     findings = gate.check(baseline, shared_data)
-    failed = [f.line() for f in findings if not f.ok]
-    assert findings and not failed, "\n".join(failed)
+    failed = [f for f in findings if not f.ok]
+    assert findings and not failed, "\n".join([f.line() for f in failed] + [gate.repin_hint(failed)])
 
 
 @pytest.fixture

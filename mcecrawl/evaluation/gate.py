@@ -105,6 +105,14 @@ def check(baseline: dict, data_root: str | Path = DEFAULT_DATA_ROOT, *, datasets
     return findings
 
 
+def repin_hint(failed: Sequence[Finding]) -> str:
+    """How to re-pin after an intended change (printed with every failure)."""
+    datasets = " ".join(sorted({f.dataset for f in failed}))
+    algs = ",".join(sorted({f.algorithm for f in failed if f.algorithm != "*"})) or "<algorithms>"
+    return (f"if the change is intended, re-pin: mcecrawl evaluate {datasets} --update-baseline -a {algs} "
+            f"--allow-lower   (and say why in the commit message)")
+
+
 def _floor(value: float) -> float:
     scale = 10 ** FLOOR_DECIMALS
     return math.floor(value * scale) / scale
@@ -178,8 +186,10 @@ def main(*, baseline: str | None = None, data_root: str | None = None, update: b
     failed = [f for f in findings if not f.ok]
     print(f"quality gate: {'FAILED' if failed else 'passed'} ({len(findings) - len(failed)}/{len(findings)} ok, "
           f"epsilon {current.get('epsilon', DEFAULT_EPSILON)})")
+    if failed:
+        print(repin_hint(failed))
     return 1 if failed else 0
 
 
 __all__ = ["DEFAULT_BASELINE", "DEFAULT_DATA_ROOT", "DEFAULT_EPSILON", "Finding", "GATED", "check", "load_baseline",
-           "main", "measure", "repin"]
+           "main", "measure", "repin", "repin_hint"]
