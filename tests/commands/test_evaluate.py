@@ -120,3 +120,9 @@ def test_predictions_file_and_worst(tmp_path, fake_algorithms, capsys):
     assert pages["page-he"]["status"] == "error" and pages["page-he"]["reason"] == "no prediction for this page"
     assert run_command("evaluate", root, "--predictions", tmp_path / "missing.jsonl", "-a", "first") == 0
     assert "cannot read predictions" in capsys.readouterr().out
+
+
+def test_through_the_cli(tmp_path, fake_algorithms, capsys):
+    root = make_dataset(tmp_path / "mini")
+    assert cli.main(["evaluate", str(root), "-a", "first", "--param", "P=3"]) == 0
+    assert "== mini: 5 scored pages" in capsys.readouterr().out
