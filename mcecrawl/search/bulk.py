@@ -71,8 +71,8 @@ def _char_filters() -> dict:
                         "mappings": [f"{k} => {v}" for k, v in {**LETTER_FOLDS, **_DIGITS}.items()]},
         # Same rules as analysis._AFFIX_JOIN, in Java regex syntax (\p{L} for Python's [^\W\d_]).
         "mce_clitics": {"type": "pattern_replace",
-                        "pattern": f"(?<![\\p{{L}}\\p{{N}}])({prefixes})[ \\t\\u00a0]+(?=\\p{{L}})"
-                                   f"|(?<=\\p{{L}})[ \\t\\u00a0]+(?=(?:{suffixes})(?![\\p{{L}}\\p{{N}}]))",
+                        "pattern": f"(?<![\\p{{L}}\\p{{N}}])({prefixes}) (?=\\p{{L}})"
+                                   f"|(?<=\\p{{L}}) (?=(?:{suffixes})(?![\\p{{L}}\\p{{N}}]))",
                         "replacement": "$1"},
     }
 

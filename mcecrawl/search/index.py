@@ -23,7 +23,7 @@ from mcecrawl.search.snippets import snippet
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # BM25 column weights (title, body) for FTS5's bm25(); a title hit counts 4x a body hit.  Our
 # assumption, not tuned: ranking gold is absent; exact-title matches are ranked first anyway.
 TITLE_WEIGHT = 4.0
@@ -214,7 +214,7 @@ class SearchIndex:
                     continue
                 # The faithful text, not ``text_norm``: the corpus normaliser's ZWNJ/digit policies
                 # are settings (MCE_NORMALIZE_*), and the index needs one fixed analysis.
-                body = fold(text, lang)
+                body = fold(text, lang, expand=True)
                 values = (*row, text, title_key(title, lang), version, now)
                 if old:
                     rowid = old[0]
@@ -228,13 +228,13 @@ class SearchIndex:
                                        "published_day, text, title_key, version, indexed_at, id) "
                                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (*values, did)).lastrowid
                     report.added += 1
-                db.execute("INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)", (rowid, fold(title, lang), body))
+                db.execute("INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)", (rowid, fold(title, lang, expand=True), body))
         return report
 
     def _unindex(self, rowid: int, title: str | None, text: str, lang: str | None) -> None:
         """Remove a row from the contentless FTS5 table (FTS5 docs §4.4.3: 'delete' with the old values)."""
         self._db.execute("INSERT INTO fts(fts, rowid, title, body) VALUES('delete', ?, ?, ?)",
-                         (rowid, fold(title or "", lang), fold(text, lang)))
+                         (rowid, fold(title or "", lang, expand=True), fold(text, lang, expand=True)))
 
     def delete(self, ids: Iterable[str]) -> int:
         """Remove documents by id; returns how many existed."""

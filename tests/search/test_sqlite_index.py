@@ -206,3 +206,17 @@ def test_bm25_ranks_title_and_frequent_matches_higher(tmp_path):
         hits = ix.search("زلزله")
         assert [h.url for h in hits] == ["http://x/title", "http://x/body"]
         assert hits[0].score > hits[1].score > 0
+
+
+def test_bare_stems_find_joined_forms(tmp_path):
+    docs = [{"url": "http://x/zwnj", "text": "او می‌خواهد برود و کتاب‌ها را بیاورد"},
+            {"url": "http://x/space", "text": "او می خواهد برود و کتاب ها را بیاورد"},
+            {"url": "http://x/joined", "text": "او میخواهد برود و کتابها را بیاورد"}]
+    with SearchIndex(tmp_path / "b.sqlite") as ix:
+        ix.add(docs)
+        everything = ["http://x/joined", "http://x/space", "http://x/zwnj"]
+        for query in ("می‌خواهد", "میخواهد", "می خواهد", "کتاب‌ها", "کتابها", "کتاب ها"):
+            assert sorted(h.url for h in ix.search(query)) == everything, query
+        # Stems: found where the document separated them (ZWNJ or space), as Lucene's ZWNJ->space does.
+        assert sorted(h.url for h in ix.search("خواهد")) == ["http://x/space", "http://x/zwnj"]
+        assert sorted(h.url for h in ix.search("کتاب")) == ["http://x/space", "http://x/zwnj"]
