@@ -18,16 +18,16 @@ Arabic-script pages, mean word-LCS F1; ``python benchmarks/bench_extract.py swee
 in BENCHMARKS.md):
 
 * ``split``: every tag on its own line (the R2L paper's literal preprocessing, §4.1) beat
-  splitting before block tags only (0.933 vs 0.916, at P=20).
+  splitting before block tags only (0.957 vs 0.929).
 * ``growth``: "smoothed" (grow over lines above the axis of the smoothed diagram) beat the
-  literal "any line with a non-ASCII character" (0.933 vs 0.869, at P=20): the literal rule lets
+  literal "any line with a non-ASCII character" (0.957 vs 0.785): the literal rule lets
   a menu of one-word Arabic links bridge the article and the boilerplate.
 * ``P``: 30 lines.  With a tag per line a paragraph block spans several lines, so the slides'
   20 (and R2L's 8) shrink in effect: 8: 0.869, 12: 0.902, 16-25: 0.933 (flat), 30: 0.957,
   40: 0.959.  The independent ``chinese_wce`` set (69 pages, DANA works on any non-ASCII
   script) agrees: 8: 0.744, 20: 0.803, 30: 0.817, 40: 0.830; 30 is the value DANAg's sweep
   on ``scrapinghub_aeb`` also peaks at, so both algorithms share it.
-* ``weight``: characters (0.933) over UTF-8 bytes (0.923, at P=20), as the papers' string lengths.
+* ``weight``: characters (0.957) over UTF-8 bytes (0.940), as the papers' string lengths.
 * Whitespace counts as neither ASCII nor non-ASCII and whitespace-only lines merge into the
   line before (see :mod:`mcecrawl.algorithms.lines`): without this 0.897 (at P=20).
 

@@ -12,12 +12,16 @@ One preprocessing step and four phases of the paper [1]_ (§3), each one functio
 4. :func:`extract_main_content` — §3.4: the area fed to a parser (lxml).
 
 Decisions taken by measurement on the 8 full-gold Arabic-script pages of ``../shared/data/r2l``
-(mean word-LCS F1, BENCHMARKS.md): ``split`` "tag" (0.926) over "block" (0.907); ``growth``
-"smoothed" — a paragraph is a run above the axis, as §3.3 reads — over "literal" (any line with
-content characters: 0.886); ``weight`` characters (0.926) over bytes (0.920) (all at gap 20); ``gap`` 30: with a tag per line a
-paragraph block spans several lines, so the paper's 20 shrinks in effect.  r2l: 8: 0.869, 12: 0.896,
-16-25: 0.926, 30: 0.948, 40: 0.920; the independent ``scrapinghub_aeb`` (181 pages, mostly
-English): 8: 0.742, 20: 0.852, 30: 0.868, 40: 0.862; ``chinese_wce`` (69): 20: 0.825, 30: 0.829.
+(mean word-LCS F1; ``python benchmarks/bench_extract.py sweep``, BENCHMARKS.md):
+
+* ``split`` "tag" (0.948) over "block" (0.936).
+* ``growth`` "smoothed" (a paragraph is a run above the axis, as §3.3 reads) over "literal"
+  (any line with content characters: 0.804).
+* ``weight`` characters (0.948) over UTF-8 bytes (0.933).
+* ``gap`` 30.  With a tag per line, a paragraph block spans several lines, so the paper's 20
+  shrinks in effect.  r2l: 8: 0.869, 20: 0.926, 30: 0.948, 40: 0.920.  The independent
+  ``scrapinghub_aeb`` set (181 pages, mostly English): 8: 0.742, 20: 0.852, 30: 0.868,
+  40: 0.862.  ``chinese_wce`` (69 pages): 20: 0.825, 30: 0.829.
 
 References
 ----------
