@@ -56,5 +56,6 @@ class ArticleItem(scrapy.Item):
     calendar = scrapy.Field()  # calendar published_raw was written in: gregorian | jalali | hijri
     published_source = scrapy.Field()  # jsonld | meta | time | raw | text
     warc_record_id = scrapy.Field()  # WARC-Record-ID of the archived response (MCE_WARC_ENABLED)
-    # internal: the decoded page, consumed and removed by ExtractionPipeline
+    # internal: the page — decoded text, or its UTF-8 bytes once the encoding middleware has
+    # normalised it (they decode to the same text) — consumed and removed by ExtractionPipeline
     html = scrapy.Field()

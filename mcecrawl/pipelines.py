@@ -25,18 +25,73 @@ from mcecrawl.items import SCHEMA_VERSION
 logger = logging.getLogger(__name__)
 
 
+def extract_job(html: str | bytes, algorithm: str, params: dict, url: str | None) -> dict[str, Any]:
+    """Run one extraction; module-level so a worker process can run it.  Plain types out (the
+    frozen ``Extraction`` holds a mappingproxy, which does not pickle)."""
+    import mcecrawl
+
+    t0 = time.perf_counter()
+    try:
+        r = mcecrawl.extract(html, algorithm=algorithm, url=url, **params)
+    except ValueError as e:  # unknown algorithm or parameter: a configuration error
+        return {"text": "", "paragraphs": [], "status": "error", "reason": f"configuration: {e}",
+                "title": None, "params": params, "ms": (time.perf_counter() - t0) * 1000, "config_error": True}
+    return {"text": r.text, "paragraphs": list(r.paragraphs), "status": r.status, "reason": r.reason,
+            "title": r.title, "params": dict(r.params), "ms": (time.perf_counter() - t0) * 1000}
+
+
+# Seconds between a worker's checks that the crawl process is still alive.
+WORKER_PARENT_POLL_S = 1.0
+
+
+def _worker_init(parent_pid: int) -> None:
+    """Make an extraction worker exit when its crawl dies (``kill -9`` leaves no orphans)."""
+    import os
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(WORKER_PARENT_POLL_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
 class ExtractionPipeline:
-    """Main-content extraction with the site's algorithm; statuses counted in ``mcecrawl/items/*``."""
+    """Main-content extraction with the site's algorithm; statuses counted in ``mcecrawl/items/*``.
+
+    With ``MCE_EXTRACTION_WORKERS`` > 0 the extraction runs in that many worker processes, so it
+    overlaps with downloading and parsing on another core instead of stalling the crawl's one
+    thread (BENCHMARKS.md); 0 extracts in the crawl process.
+    """
 
     def __init__(self, crawler):
         self.crawler = crawler
         self.stats = crawler.stats
+        self.workers = crawler.settings.getint("MCE_EXTRACTION_WORKERS", 0)
         self.written: set[str] = set()
         self._bad_config: set[str] = set()
+        self._pool = None
 
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)
+
+    def open_spider(self) -> None:
+        if self.workers > 0:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            # "spawn": a fork of a running Twisted process would copy its threads' locks.
+            import os
+
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_worker_init, initargs=(os.getpid(),))
+
+    def close_spider(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
     def _done_before(self, canonical_url: str) -> bool:
         from mcecrawl.extensions import DoneRecord
@@ -44,12 +99,13 @@ class ExtractionPipeline:
         record = self.crawler.get_extension(DoneRecord)
         return record is not None and record.contains(canonical_url)
 
-    def process_item(self, item: Any) -> Any:
+    async def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
         canon = adapter.get("canonical_url") or adapter.get("url")
         if canon in self.written or self._done_before(canon):
             self.stats.inc_value("mcecrawl/items/duplicate_dropped")
             raise DropItem(f"already written: {canon}")
+        self.written.add(canon)  # before any await: a second copy in flight is a duplicate too
         html = adapter.get("html") or ""
         if "html" in adapter:
             del adapter["html"]
@@ -57,35 +113,36 @@ class ExtractionPipeline:
         if adapter.get("status") == "blocked":
             self._fill(adapter, "", (), "blocked", adapter.get("reason") or "anti-bot challenge page", 0.0)
         else:
-            self._extract(adapter, html)
-        self.written.add(canon)
+            await self._extract(adapter, html)
         status = adapter["status"]
         self.stats.inc_value(f"mcecrawl/items/status/{status}")
         if status != "ok":
             logger.info("%s: %s (%s)", status, adapter.get("url"), adapter.get("reason"))
         return item
 
-    def _extract(self, adapter: ItemAdapter, html: str) -> None:
-        import mcecrawl
+    async def _extract(self, adapter: ItemAdapter, html: str) -> None:
+        job = (html, adapter.get("algorithm") or "dana", dict(adapter.get("params") or {}), adapter.get("url"))
+        result = None
+        if self._pool is not None:
+            import asyncio
+            from concurrent.futures.process import BrokenProcessPool
 
-        algorithm = adapter.get("algorithm") or "dana"
-        params = dict(adapter.get("params") or {})
-        t0 = time.perf_counter()
-        try:
-            result = mcecrawl.extract(html, algorithm=algorithm, url=adapter.get("url"), **params)
-        except ValueError as e:  # unknown algorithm or parameter: a configuration error
-            if algorithm not in self._bad_config:
-                logger.error("Extraction misconfigured (%s %s): %s", algorithm, params, e)
-                self._bad_config.add(algorithm)
-            ms = (time.perf_counter() - t0) * 1000
-            self._fill(adapter, "", (), "error", f"configuration: {e}", ms)
-            return
-        ms = (time.perf_counter() - t0) * 1000
-        self.stats.inc_value("mcecrawl/extraction/ms_total", int(ms))
-        if not adapter.get("title") and result.title:
-            adapter["title"] = result.title
-        adapter["params"] = dict(result.params)
-        self._fill(adapter, result.text, result.paragraphs, result.status, result.reason, ms)
+            try:
+                result = await asyncio.wrap_future(self._pool.submit(extract_job, *job))
+            except BrokenProcessPool:  # a worker died (e.g. out of memory): go on in-process
+                logger.error("Extraction worker died; extracting in the crawl process from now on")
+                self.stats.inc_value("mcecrawl/extraction/worker_died")
+                self._pool = None
+        if result is None:
+            result = extract_job(*job)
+        if result.get("config_error") and job[1] not in self._bad_config:
+            logger.error("Extraction misconfigured (%s %s): %s", job[1], job[2], result["reason"])
+            self._bad_config.add(job[1])
+        self.stats.inc_value("mcecrawl/extraction/ms_total", int(result["ms"]))
+        if not adapter.get("title") and result["title"]:
+            adapter["title"] = result["title"]
+        adapter["params"] = result["params"]
+        self._fill(adapter, result["text"], result["paragraphs"], result["status"], result["reason"], result["ms"])
 
     @staticmethod
     def _fill(adapter: ItemAdapter, text: str, paragraphs, status: str, reason: str, ms: float) -> None:

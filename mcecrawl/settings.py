@@ -36,6 +36,14 @@ RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 # Retry-After on 429/503 is honoured up to this many seconds (politeness.RetryAfterMiddleware).
 MCE_RETRY_AFTER_ENABLED = True
 MCE_RETRY_AFTER_MAX = 300.0
+# Scrapy re-reads and re-parses a generator callback's source on every response to warn about
+# "return value" in generators (its cache is keyed by the short-lived bound method): ~0.8 ms per
+# page, a third of a bare crawl's per-page cost (BENCHMARKS.md).  Our callbacks are tested instead.
+WARN_ON_GENERATOR_RETURN_VALUE = False
+# Scrapy starts CONCURRENT_ITEMS asyncio tasks for every callback's output (default 100); an
+# article page yields one item, a listing page a few dozen requests, so 8 suffices and saves
+# ~90 task creations per page (BENCHMARKS.md).
+CONCURRENT_ITEMS = 8
 HTTPCACHE_ENABLED = False  # optional: -s HTTPCACHE_ENABLED=1 replays pages from .scrapy/httpcache
 HTTPCACHE_DIR = "httpcache"
 DOWNLOADER_MIDDLEWARES = {
@@ -68,6 +76,8 @@ DOWNLOADER_MIDDLEWARES["mcecrawl.middlewares.EncodingNormalizationMiddleware"] =
 ITEM_PIPELINES = {
     "mcecrawl.pipelines.ExtractionPipeline": 300,
 }
+# Extraction in worker processes, overlapping with the crawl (0 = in the crawl process).
+MCE_EXTRACTION_WORKERS = 1
 FEED_EXPORT_ENCODING = "utf-8"
 # One feed per run at a predictable path; -O/-o on the command line replace it as usual.
 FEEDS = {

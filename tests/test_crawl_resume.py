@@ -32,7 +32,28 @@ def _lines(path: Path) -> int:
         return 0
 
 
-@pytest.mark.skipif(os.name != "posix", reason="SIGKILL semantics")
+def _children(pid: int) -> list[int]:
+    """Child pids (Linux /proc), e.g. the extraction worker of a crawl."""
+    out = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(l.split(":\t", 1) for l in status.read_text().splitlines() if ":\t" in l)
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            out.append(int(status.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in state
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="SIGKILL + /proc (Linux)")
 def test_kill_9_then_resume_loses_and_duplicates_nothing(tmp_path):
     site = SyntheticSite(N_ARTICLES, POOL, size_kb=(4, 12), per_sitemap=100, per_listing=25)
     profile = site.write_profile(tmp_path / "synthetic.json", algorithm="xpath_blocks")
@@ -48,6 +69,7 @@ def test_kill_9_then_resume_loses_and_duplicates_nothing(tmp_path):
         while _lines(run1) < N_ARTICLES // 4 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert proc.poll() is None, "crawl ended before it could be killed"
+        workers = _children(proc.pid)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         written_before = _lines(run1)
@@ -56,6 +78,11 @@ def test_kill_9_then_resume_loses_and_duplicates_nothing(tmp_path):
         run2 = tmp_path / "run2.jsonl"
         done = run_crawl("profile", base_url=srv.url, output=run2, args=args, settings=settings, cwd=tmp_path)
         assert done.returncode == 0, done.stderr[-3000:]
+    assert workers, "the extraction worker process should have been running"
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(p) for p in workers), "extraction workers outlived the killed crawl"
     records = read_jsonl([run1, run2])  # raises on any invalid line
     urls = [r["canonical_url"] for r in records]
     assert len(urls) == len(set(urls)), "an article was written twice"

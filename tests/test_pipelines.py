@@ -1,6 +1,7 @@
 """ExtractionPipeline and the safe JSON-lines exporter, without a crawl."""
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from collections import Counter
@@ -24,8 +25,11 @@ class _Stats(Counter):
 
 
 class _Crawler:
-    def __init__(self):
+    def __init__(self, workers=0):
+        from scrapy.settings import Settings
+
         self.stats = _Stats()
+        self.settings = Settings({"MCE_EXTRACTION_WORKERS": workers})
 
     def get_extension(self, cls):
         return None
@@ -39,9 +43,32 @@ def _item(**kw):
     return ArticleItem(**base)
 
 
+class _Sync:
+    """Drive the async ``process_item`` outside a reactor."""
+
+    def __init__(self, pipeline):
+        self.pipeline = pipeline
+        self.stats = pipeline.stats
+
+    def process_item(self, item):
+        return asyncio.run(self.pipeline.process_item(item))
+
+
 @pytest.fixture
 def pipeline():
-    return ExtractionPipeline.from_crawler(_Crawler())
+    return _Sync(ExtractionPipeline.from_crawler(_Crawler()))
+
+
+def test_worker_process_gives_the_same_result():
+    inline = _Sync(ExtractionPipeline.from_crawler(_Crawler()))
+    pooled = ExtractionPipeline.from_crawler(_Crawler(workers=1))
+    pooled.open_spider()
+    try:
+        a = inline.process_item(_item())
+        b = asyncio.run(pooled.process_item(_item()))
+    finally:
+        pooled.close_spider()
+    assert (a["text"], a["paragraphs"], a["status"]) == (b["text"], b["paragraphs"], b["status"])
 
 
 def test_ok_item_gets_content_fields_and_loses_html(pipeline):

@@ -9,6 +9,7 @@ and an ``/archive?page=N`` listing with pagination for back-fill.
 """
 from __future__ import annotations
 
+import bisect
 import hashlib
 import html
 import json
@@ -30,8 +31,13 @@ class SyntheticSite:
         self.size_kb = size_kb
         self.per_sitemap = per_sitemap
         self.per_listing = per_listing
-        chrome = self._build_chrome().encode("utf-8")
-        self._fill = chrome * (1 + size_kb[1] * 1024 // len(chrome))  # sliced per page
+        units = [u.encode("utf-8") for u in self._build_chrome()]
+        # furniture repeated up to the largest page; pages take a prefix ending at a unit boundary
+        self._fill, self._cuts = b"", [0]
+        while len(self._fill) < size_kb[1] * 1024:
+            for u in units:
+                self._fill += u
+                self._cuts.append(len(self._fill))
 
     # -- content ----------------------------------------------------------------------------------
     def _pick(self, i: int, k: int) -> list[str]:
@@ -52,15 +58,18 @@ class SyntheticSite:
         lo, hi = self.size_kb
         return 1024 * (lo + (i * 7919) % max(1, hi - lo + 1))
 
-    def _build_chrome(self) -> str:
-        """~64 KB of page furniture: teaser lists with R2L headlines and ASCII script blobs."""
-        teasers = "".join(f'<li class="teaser"><a href="/news/{j}">{html.escape(self.title(j))}</a></li>'
-                          for j in range(40))
-        blob = json.dumps({"ads": [{"slot": f"div-gpt-ad-{j}", "sizes": [[300, 250], [728, 90]],
-                                    "targeting": {"section": "news", "pos": j}} for j in range(120)]})
-        # one complete element per line: cutting at a newline never leaves an element open
-        return (f'<aside class="most-read"><ol>{teasers}</ol></aside>\n'
-                f"<script>window.__ADS__={blob};</script>\n") * 4
+    def _build_chrome(self) -> list[str]:
+        """Page furniture in complete, multi-line blocks (~5 KB each): navigation, teaser lists
+        with R2L headlines, ad/analytics scripts with JSON, as on the real pages."""
+        teasers = "\n".join(f'  <li class="teaser"><a href="/news/{j}"><span>{html.escape(self.title(j))}</span></a></li>'
+                             for j in range(20))
+        nav = "\n".join(f'  <li><a href="/section/{j}">{html.escape(" ".join(self.pool[j % len(self.pool)].split()[:2]))}</a></li>'
+                         for j in range(30))
+        blob = ",\n".join(json.dumps({"slot": f"div-gpt-ad-{j}", "sizes": [[300, 250], [728, 90]],
+                                       "targeting": {"section": "news", "pos": j}}) for j in range(40))
+        return [f'<aside class="most-read">\n<ol>\n{teasers}\n</ol>\n</aside>\n',
+                f'<nav class="sections">\n<ul>\n{nav}\n</ul>\n</nav>\n',
+                f"<script>\nwindow.__ADS__ = [\n{blob}\n];\n</script>\n"]
 
     def article(self, i: int) -> bytes:
         url = f"https://{HOST}/news/{i}"
@@ -76,8 +85,7 @@ class SyntheticSite:
         tail = "<footer><p>© news.example</p></footer></body></html>\n"
         head_b, main_b, tail_b = head.encode(), main.encode(), tail.encode()
         fill = self.size(i) - len(head_b) - len(main_b) - len(tail_b)
-        # furniture cut at a line (= element) boundary, so the page stays well-formed
-        cut = self._fill.rfind(b"\n", 0, max(0, fill)) + 1
+        cut = self._cuts[bisect.bisect_right(self._cuts, max(0, fill)) - 1]  # whole blocks only
         return head_b + self._fill[:cut] + main_b + tail_b
 
     # -- discovery ------------------------------------------------------------------------------
@@ -132,6 +140,7 @@ class SyntheticSite:
             "pagination": {"pattern": f"^https://{HOST.replace('.', '[.]')}/archive\\?page=\\d+$", "max_pages": 100000},
             "articles": [{"pattern": f"^https://{HOST.replace('.', '[.]')}/news/\\d+$"}],
             "evidence": {"jsonld_types": ["NewsArticle"], "og_types": ["article"]},
+            "signals_in_head": True,
             "canonical": {"scheme": "https", "host": HOST, "keep_params": ["page"]},
             "extraction": {"algorithm": algorithm, "params": {}},
         }

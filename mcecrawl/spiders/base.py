@@ -25,6 +25,7 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import re
 from datetime import date, datetime, timezone
 from typing import Any, AsyncIterator, Iterable
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -48,6 +49,9 @@ PRIORITY_SITEMAP, PRIORITY_FEED, PRIORITY_LISTING, PRIORITY_ARTICLE = 20, 20, 0,
 # Statuses kept for article requests instead of being dropped by HttpErrorMiddleware, so that
 # anti-bot challenge pages (often served as 403/503 — sites.md §0.4) are reported as "blocked".
 ARTICLE_HTTP_STATUSES = [403, 503]
+
+# The <head> of a real news page ends within its first ~100 KB (inline CSS/JSON included).
+HEAD_MAX_CHARS = 262_144
 
 _XML_PARSER = etree.XMLParser(resolve_entities=False, recover=True, huge_tree=True, no_network=True)
 
@@ -103,16 +107,38 @@ def _types(node: dict) -> list[str]:
     return [t] if isinstance(t, str) else [x for x in (t or []) if isinstance(x, str)]
 
 
-def page_evidence(selector, rules: dict) -> tuple[str, str]:
+_SCRIPT_ID = re.compile(r"script#([\w-]+)")
+
+
+def head_selector(text: str) -> scrapy.Selector | None:
+    """A selector over ``<head>`` only (JSON-LD, og:, meta live there on most news sites), or None
+    when the head does not end within :data:`HEAD_MAX_CHARS`.  Parsing 3 KB instead of 300 KB is
+    what keeps the spider's share of a crawl small (BENCHMARKS.md)."""
+    end = text.find("</head>", 0, HEAD_MAX_CHARS)
+    if end < 0:
+        end = text.find("</HEAD>", 0, HEAD_MAX_CHARS)
+    if end < 0:
+        return None
+    return scrapy.Selector(text=text[:end] + "</head></html>", type="html")
+
+
+def page_evidence(selector, rules: dict, text: str | None = None) -> tuple[str, str]:
     """Decide article / not-article from the page itself; the first signal present decides.
 
     Order: the page's own type in a script JSON (e.g. Simorgh's ``__NEXT_DATA__``), JSON-LD
-    ``@type``, ``og:type``.  Returns ``(verdict, explanation)`` with verdict in
+    ``@type``, ``og:type``.  With ``text`` given, a ``script#id`` selector is found by a regular
+    expression on the text instead of on ``selector`` (which may then cover the head only).  Returns ``(verdict, explanation)`` with verdict in
     ``article`` / ``not-article`` / ``no-signal``.
     """
     sj = rules.get("script_json")
     if sj:
-        raw = selector.css(f"{sj['selector']}::text").get()
+        by_id = _SCRIPT_ID.fullmatch(sj["selector"].strip())
+        if by_id and text is not None:  # fast path: no full parse for <script id="...">
+            m = re.search(r"<script\b[^>]*\bid=[\"']?%s[\"']?[^>]*>(.*?)</script>" % re.escape(by_id.group(1)),
+                          text, re.S | re.I)
+            raw = m.group(1) if m else None
+        else:
+            raw = selector.css(f"{sj['selector']}::text").get()
         value: Any = None
         if raw:
             try:
@@ -438,10 +464,21 @@ class ProfileSpider(scrapy.Spider):
             stats.inc_value(f"mcecrawl/article_http_error/{response.status}")
             logger.warning("HTTP %s for article %s: skipped", response.status, response.url)
             return
-        selector = scrapy.Selector(text=text, type="html")
-        verdict, why = page_evidence(selector, self.profile.evidence)
-        if verdict != NOT_ARTICLE:
-            veto = self.not_article_reason(selector)
+        full: list[scrapy.Selector] = []
+
+        def whole_page() -> scrapy.Selector:
+            if not full:
+                full.append(scrapy.Selector(text=text, type="html"))
+            return full[0]
+
+        head = head_selector(text) if self.profile.signals_in_head else None
+        verdict, why = page_evidence(head or whole_page(), self.profile.evidence, text=text)
+        meta = self.page_metadata(head) if head is not None else None
+        if head is not None and (verdict == NO_SIGNAL or not meta["title"]):
+            verdict, why = page_evidence(whole_page(), self.profile.evidence, text=text)
+            meta = None
+        if verdict != NOT_ARTICLE and type(self).not_article_reason is not ProfileSpider.not_article_reason:
+            veto = self.not_article_reason(whole_page())
             if veto:
                 verdict, why = NOT_ARTICLE, veto
         needed = response.meta.get("mce_evidence", "veto")
@@ -449,12 +486,18 @@ class ProfileSpider(scrapy.Spider):
             stats.inc_value("mcecrawl/non_article")
             logger.info("Not an article (%s): %s", why, response.url)
             return
-        meta = self.page_metadata(selector)
+        if meta is None:
+            meta = self.page_metadata(whole_page())
         if self.since and meta["published"] and meta["published"][:10] < self.since:
             stats.inc_value("mcecrawl/too_old")
             return
         self._items += 1
-        yield ArticleItem(**base, **meta, html=text, **self.extra_item_fields(response, selector))
+        extra = ({} if type(self).extra_item_fields is ProfileSpider.extra_item_fields
+                 else self.extra_item_fields(response, whole_page()))
+        # After the encoding middleware the body is UTF-8 that decodes to exactly ``text``: hand
+        # the bytes on (a worker process gets them by memcpy instead of re-encoding 300 KB of str).
+        page = response.body if "encoding_original" in response.meta else text
+        yield ArticleItem(**base, **meta, html=page, **extra)
         if self.limit is not None and self._items >= self.limit:
             raise CloseSpider("limit")
 

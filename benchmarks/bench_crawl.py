@@ -1,0 +1,143 @@
+"""Crawl throughput and memory: the full mcecrawl crawl vs bare Scrapy on the same local site.
+
+    python benchmarks/bench_crawl.py                       # 2,000 articles, bare vs full, twice each
+    python benchmarks/bench_crawl.py --articles 20000 --no-bare --repeat 1   # peak RSS of a big crawl
+
+The site is :class:`mcecrawl.demo.synthetic.SyntheticSite`: N articles of 100–500 KB built from the
+gold texts of ``../shared/data/r2l`` (fa/ar/ur) plus multi-line page furniture, generated in memory
+by a threaded ``http.server`` in this process on 127.0.0.1 (discovery: robots.txt, a sitemap index,
+sitemaps of 1,000 URLs).  "Full" is ``scrapy crawl profile`` with the project settings (robots.txt,
+encoding middleware, extraction pipeline with the profile's algorithm, every other enabled pipeline,
+the safe JSONL feed), politeness delays off; "bare" is ``scrapy runspider benchmarks/bare_spider.py``
+with Scrapy's defaults.  Both use the same concurrency.  Time is Scrapy's own
+``elapsed_time_seconds`` (spider open to close; interpreter start-up excluded) and wall time; peak RSS
+is the crawl process's ``VmHWM``; CPU is user+system of the crawl and its extraction workers
+(interpreter start-up included).  The machine's 2 cores are shared with other work: figures are noisy.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from mcecrawl.demo.crawl import crawl_command, crawl_env, stats_from_log  # noqa: E402
+from mcecrawl.demo.server import FixtureServer  # noqa: E402
+from mcecrawl.demo.synthetic import SyntheticSite  # noqa: E402
+
+R2L = ROOT.parent / "shared" / "data" / "r2l"
+R2L_LANGS = ("fa", "ar", "ur")  # Arabic-script pages only (no Hebrew)
+# Paragraphs shorter than this are menu items or captions, not article text.
+MIN_PARAGRAPH_CHARS = 40
+
+
+def r2l_paragraphs() -> list[str]:
+    pool = []
+    for line in (R2L / "manifest.jsonl").read_text(encoding="utf-8").splitlines():
+        m = json.loads(line)
+        gold = R2L / "gold" / f"{m['id']}.txt"
+        if m["lang"] in R2L_LANGS and gold.exists():
+            pool += [p for p in gold.read_text(encoding="utf-8").split("\n") if len(p) >= MIN_PARAGRAPH_CHARS]
+    if not pool:
+        raise SystemExit(f"no paragraphs found under {R2L}")
+    return pool
+
+
+def _vmhwm_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def run(cmd: list[str], env: dict, cwd: Path) -> dict:
+    log = cwd / f"log-{time.monotonic_ns()}.txt"
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    with open(log, "w", encoding="utf-8") as f:
+        proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=f, stderr=subprocess.STDOUT)
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, _vmhwm_kb(proc.pid))
+            time.sleep(0.1)
+    wall = time.perf_counter() - t0
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # the crawl and its extraction workers
+    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    text = log.read_text(encoding="utf-8", errors="replace")
+    stats = stats_from_log(text)
+    if proc.returncode != 0:
+        print(text[-3000:], file=sys.stderr)
+        raise SystemExit(f"crawl failed: {' '.join(cmd)}")
+    num = lambda k: float(stats.get(k, "0").strip("'"))  # noqa: E731
+    return {"wall_s": round(wall, 2), "elapsed_s": num("elapsed_time_seconds"), "cpu_s": round(cpu, 2),
+            "responses": int(num("response_received_count")), "items": int(num("item_scraped_count")),
+            "peak_rss_mb": round(peak / 1024, 1), "mb_received": round(num("downloader/response_bytes") / 2**20, 1),
+            "statuses": {k.rsplit("/", 1)[-1]: int(num(k)) for k in stats if k.startswith("mcecrawl/items/status/")},
+            "enabled": [l.strip(" '[],") for l in text.splitlines() if l.strip(" [").startswith("'mcecrawl.")]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--articles", type=int, default=2000)
+    ap.add_argument("--size-kb", type=int, nargs=2, default=(100, 500))
+    ap.add_argument("--algorithm", default="dana", help="extraction algorithm of the generated profile")
+    ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument("--repeat", type=int, default=2, help="runs of each crawl, alternating (the best is kept)")
+    ap.add_argument("--no-bare", action="store_true", help="only the full crawl (memory runs)")
+    ap.add_argument("--json", default=None, help="write the results here too")
+    ap.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="extra setting for the full crawl only, e.g. -s MCE_EXTRACTION_WORKERS=0")
+    args = ap.parse_args(argv)
+
+    site = SyntheticSite(args.articles, r2l_paragraphs(), size_kb=tuple(args.size_kb))
+    conc = {"CONCURRENT_REQUESTS": str(args.concurrency), "CONCURRENT_REQUESTS_PER_DOMAIN": str(args.concurrency),
+            "LOG_LEVEL": "INFO", "DOWNLOAD_DELAY": "0", "AUTOTHROTTLE_ENABLED": "0", "TELNETCONSOLE_ENABLED": "0"}
+    results: dict[str, list[dict]] = {"bare": [], "full": []}
+    with tempfile.TemporaryDirectory() as tmp, FixtureServer(resolver=site.resolver) as srv:
+        tmp = Path(tmp)
+        profile = site.write_profile(tmp / "bench.json", algorithm=args.algorithm)
+        extra = dict(x.split("=", 1) for x in args.set)
+        full_cmd = crawl_command("profile", base_url=srv.url, output=tmp / "full.jsonl",
+                                 args={"profile": str(profile)}, settings={**conc, **extra})
+        bare_env = {k: v for k, v in os.environ.items() if k != "SCRAPY_SETTINGS_MODULE"}
+        bare_cmd = [sys.executable, "-m", "scrapy", "runspider", str(ROOT / "benchmarks" / "bare_spider.py"),
+                    "-a", f"base_url={srv.url}"] + [x for k, v in conc.items() for x in ("-s", f"{k}={v}")]
+        for _ in range(args.repeat):
+            if not args.no_bare:
+                results["bare"].append(run(bare_cmd, bare_env, tmp))
+                print("bare", results["bare"][-1], flush=True)
+            results["full"].append(run(full_cmd, crawl_env(), tmp))
+            print("full", {k: v for k, v in results["full"][-1].items() if k != "enabled"}, flush=True)
+        enabled = results["full"][-1]["enabled"]
+    best = {k: min(v, key=lambda r: r["elapsed_s"]) for k, v in results.items() if v}
+    if args.set:
+        print("full crawl settings: " + " ".join(args.set))
+    print(f"\n{args.articles} articles of {args.size_kb[0]}-{args.size_kb[1]} KB, concurrency {args.concurrency}, "
+          f"algorithm {args.algorithm}; best of {args.repeat}")
+    for name, r in best.items():
+        print(f"  {name:5} {r['elapsed_s']:7.1f} s elapsed ({r['wall_s']:.1f} s wall, {r['cpu_s']:.1f} s CPU)  "
+              f"{r['responses'] / max(r['elapsed_s'], 1e-9):6.1f} responses/s  peak RSS {r['peak_rss_mb']} MB  "
+              f"{r['mb_received']} MB received  items {r['items']} {r['statuses']}")
+    if "bare" in best:
+        print(f"  full/bare elapsed: {best['full']['elapsed_s'] / best['bare']['elapsed_s']:.2f}x "
+              f"(target <= 1.5x); wall: {best['full']['wall_s'] / best['bare']['wall_s']:.2f}x")
+    print("  mcecrawl components on in the full crawl: " + ", ".join(enabled))
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps({"args": vars(args), "runs": results}, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
