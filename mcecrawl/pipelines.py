@@ -40,29 +40,12 @@ def extract_job(html: str | bytes, algorithm: str, params: dict, url: str | None
             "title": r.title, "params": dict(r.params), "ms": (time.perf_counter() - t0) * 1000}
 
 
-# Seconds between a worker's checks that the crawl process is still alive.
-WORKER_PARENT_POLL_S = 1.0
-
-
-def _worker_init(parent_pid: int) -> None:
-    """Make an extraction worker exit when its crawl dies (``kill -9`` leaves no orphans)."""
-    import os
-    import threading
-
-    def watch() -> None:
-        while os.getppid() == parent_pid:
-            time.sleep(WORKER_PARENT_POLL_S)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
-
-
 class ExtractionPipeline:
     """Main-content extraction with the site's algorithm; statuses counted in ``mcecrawl/items/*``.
 
-    With ``MCE_EXTRACTION_WORKERS`` > 0 the extraction runs in that many worker processes, so it
-    overlaps with downloading and parsing on another core instead of stalling the crawl's one
-    thread (BENCHMARKS.md); 0 extracts in the crawl process.
+    With ``MCE_EXTRACTION_WORKERS`` > 0 the extraction runs in that many worker processes
+    (:mod:`mcecrawl.extraction_worker`), so it overlaps with downloading and parsing on another
+    core instead of stalling the crawl's one thread (BENCHMARKS.md); 0 extracts in the crawl process.
     """
 
     def __init__(self, crawler):
@@ -77,20 +60,16 @@ class ExtractionPipeline:
     def from_crawler(cls, crawler):
         return cls(crawler)
 
-    def open_spider(self) -> None:
+    async def open_spider(self) -> None:
         if self.workers > 0:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
+            from mcecrawl.extraction_worker import WorkerPool
 
-            # "spawn": a fork of a running Twisted process would copy its threads' locks.
-            import os
+            self._pool = WorkerPool(self.workers)
+            await self._pool.start()
 
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_worker_init, initargs=(os.getpid(),))
-
-    def close_spider(self) -> None:
+    async def close_spider(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=True)
+            await self._pool.close()
             self._pool = None
 
     def _done_before(self, canonical_url: str) -> bool:
@@ -124,13 +103,12 @@ class ExtractionPipeline:
         job = (html, adapter.get("algorithm") or "dana", dict(adapter.get("params") or {}), adapter.get("url"))
         result = None
         if self._pool is not None:
-            import asyncio
-            from concurrent.futures.process import BrokenProcessPool
+            from mcecrawl.extraction_worker import WorkerDied
 
             try:
-                result = await asyncio.wrap_future(self._pool.submit(extract_job, *job))
-            except BrokenProcessPool:  # a worker died (e.g. out of memory): go on in-process
-                logger.error("Extraction worker died; extracting in the crawl process from now on")
+                result = await self._pool.run(*job)
+            except WorkerDied as e:  # e.g. killed for memory: go on in the crawl process
+                logger.error("Extraction worker died (%s); extracting in the crawl process from now on", e)
                 self.stats.inc_value("mcecrawl/extraction/worker_died")
                 self._pool = None
         if result is None:

@@ -62,13 +62,33 @@ def pipeline():
 def test_worker_process_gives_the_same_result():
     inline = _Sync(ExtractionPipeline.from_crawler(_Crawler()))
     pooled = ExtractionPipeline.from_crawler(_Crawler(workers=1))
-    pooled.open_spider()
-    try:
-        a = inline.process_item(_item())
-        b = asyncio.run(pooled.process_item(_item()))
-    finally:
-        pooled.close_spider()
-    assert (a["text"], a["paragraphs"], a["status"]) == (b["text"], b["paragraphs"], b["status"])
+
+    async def run_pooled():
+        await pooled.open_spider()
+        try:
+            return [await pooled.process_item(_item(canonical_url=f"https://x.example/a/{i}", html=h))
+                    for i, h in enumerate([PAGE, PAGE.encode("utf-8")])]
+        finally:
+            await pooled.close_spider()
+
+    a = inline.process_item(_item())
+    for b in asyncio.run(run_pooled()):  # str and UTF-8 bytes give the same result
+        assert (a["text"], a["paragraphs"], a["status"]) == (b["text"], b["paragraphs"], b["status"])
+
+
+def test_dead_worker_falls_back_to_in_process_extraction():
+    pooled = ExtractionPipeline.from_crawler(_Crawler(workers=1))
+
+    async def run():
+        await pooled.open_spider()
+        pooled._pool._procs[0].kill()
+        await pooled._pool._procs[0].wait()
+        item = await pooled.process_item(_item())
+        await pooled.close_spider()
+        return item
+
+    item = asyncio.run(run())
+    assert item["status"] == "ok" and pooled.stats["mcecrawl/extraction/worker_died"] == 1
 
 
 def test_ok_item_gets_content_fields_and_loses_html(pipeline):
