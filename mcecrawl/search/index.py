@@ -292,9 +292,11 @@ class SearchIndex:
                since: str | None = None, limit: int = 10, with_snippets: bool = True) -> list[Hit]:
         """Ranked hits for ``query``: exact (folded) title matches first, then BM25.
 
-        All terms must match (FTS5 implicit AND); each query segmentation variant
+        All terms must match (FTS5 implicit AND), except terms in more than
+        ``COMMON_TERM_SHARE`` of the documents next to rarer ones; a query of only such terms is
+        answered newest-first.  Each query segmentation variant
         (:func:`~mcecrawl.search.analysis.query_variants`) is OR-ed in.  ``since`` is an
-        ISO-8601 date: only documents published that day or later.
+        ISO-8601 date: only documents published that day or later (undated ones never pass).
         """
         variants = query_variants(query)
         if not variants or limit <= 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 
-from mcecrawl.search.analysis import _FOLD_CHARS, FOLD_MAP
+from mcecrawl.search.analysis import _FOLD_CHARS, FOLD_MAP, ZWNJ
 
 # Words shown per snippet: about two lines of a terminal, like a search engine result.
 SNIPPET_WORDS = 30
@@ -20,14 +20,15 @@ HIGHLIGHT = ("**", "**")  # markdown bold: survives terminals, JSON and R2L rend
 LEAD_CHARS = 2000
 
 _GAP = "\x00"  # stands for a deleted character, so folded offsets stay the faithful ones
-_WORD = re.compile(r"(?:[^\W_]|\x00)+")
+_JOINER = "\x01"  # stands for a ZWNJ: the parts of a compound are matched too (index expansion)
+_WORD = re.compile(r"(?:[^\W_]|[\x00\x01])+")
 
 
 def _fold_in_place(text: str) -> str:
-    """Search folding that keeps every offset: deletions (marks, ZWNJ) become ``_GAP``."""
+    """Search folding that keeps every offset: deletions (marks) become ``_GAP``, ZWNJ ``_JOINER``."""
     for ch in set(_FOLD_CHARS.findall(text)):
         out = FOLD_MAP[ch]
-        text = text.replace(ch, out if len(out) == 1 else _GAP)
+        text = text.replace(ch, _JOINER if ch == ZWNJ else out if len(out) == 1 else _GAP)
     lowered = text.lower()
     return lowered if len(lowered) == len(text) else text
 
@@ -35,9 +36,12 @@ def _fold_in_place(text: str) -> str:
 def _marked(keys: list[str], terms: Set[str]) -> list[bool]:
     marked = [False] * len(keys)
     for i, key in enumerate(keys):
-        if key in terms:
+        if _JOINER in key:
+            if key.replace(_JOINER, "") in terms or not terms.isdisjoint(key.split(_JOINER)):
+                marked[i] = True
+        elif key in terms:
             marked[i] = True
-        elif i + 1 < len(keys) and key + keys[i + 1] in terms:
+        elif i + 1 < len(keys) and key + keys[i + 1].replace(_JOINER, "") in terms:
             marked[i] = marked[i + 1] = True
     return marked
 

@@ -134,6 +134,7 @@ def test_snippet_highlights_the_faithful_word(tmp_path):
         assert "**مُحَمَّد**" in ix.search("محمد")[0].snippet
         assert "**می** **خواهم**" in ix.search("می‌خواهم")[0].snippet
         assert "**کتاب‌ها**" in ix.search("كتابها")[0].snippet
+        assert "**کتاب‌ها**" in ix.search("کتاب")[0].snippet  # a stem highlights its compound
 
 
 def test_a_corrupt_database_is_a_clear_error(tmp_path):
