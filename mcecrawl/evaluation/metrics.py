@@ -37,7 +37,9 @@ _ZWNJ_TO_SPACE = {0x200C: " "}
 # Arabic vs Persian letter forms: Arabic yeh U+064A and alef maksura U+0649 -> Persian yeh
 # U+06CC; Arabic kaf U+0643 -> keheh U+06A9 (the variants cp1256-era pages and Persian
 # keyboards mix; see notes/lessons.md c.1).
-_LETTERS = {0x064A: "\u06cc", 0x0649: "\u06cc", 0x0643: "\u06a9"}
+# Heh with yeh above U+06C0 is the precomposed Persian ezafe "hamza" form that NFKC keeps; the
+# decomposed heh + U+0654 loses its mark with the harakat, so both become heh U+0647.
+_LETTERS = {0x064A: "\u06cc", 0x0649: "\u06cc", 0x0643: "\u06a9", 0x06C0: "\u0647"}
 # Arabic-Indic U+0660-U+0669 and extended (Persian/Urdu) U+06F0-U+06F9 digits -> ASCII digits
 # (NFKC leaves them alone).
 _DIGITS = {**{0x0660 + i: str(i) for i in range(10)}, **{0x06F0 + i: str(i) for i in range(10)}}

@@ -96,6 +96,7 @@ def test_folding_arabic_script_variants():
     assert tokenize("۱۴۰۲/۰۸/۱۵") == tokenize("١٤٠٢/٠٨/١٥") == tokenize("1402/08/15") == ["1402", "08", "15"]
     assert tokenize("\u200fسلام\u200e") == ["سلام"]  # bidi marks
     assert tokenize("ﻻ") == tokenize("لا")  # presentation form via NFKC
+    assert tokenize("خانۀ") == tokenize("خانهٔ") == tokenize("خانه")  # ezafe on heh, precomposed or not
     assert tokenize("שָׁלוֹם") == tokenize("שלום")  # Hebrew points
     assert fold("ﬁ") == "fi"
 
