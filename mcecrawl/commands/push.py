@@ -17,6 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--batch-docs", type=int, help="documents per request (default 500)")
     parser.add_argument("--batch-bytes", type=int, help="bytes per request at most (default 5 MiB)")
     parser.add_argument("--max-retries", type=int, help="retries per batch (default 5)")
+    parser.add_argument("--put-template", action="store_true",
+                        help="first install the index template (as `export-bulk --template`) under the index name")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -32,6 +34,10 @@ def run(args: argparse.Namespace) -> int:
         limits = {k: v for k, v in (("batch_docs", args.batch_docs), ("batch_bytes", args.batch_bytes),
                                     ("max_retries", args.max_retries)) if v is not None}
         pusher = BulkPusher(args.url, args.index, api_key=os.environ.get(API_KEY_ENV), **limits)
+        if args.put_template:
+            from mcecrawl.search.bulk import index_template
+
+            pusher.put_template(index_template(args.index))
         report = pusher.push(read_jsonl(args.corpus), progress=progress)
     except (PushError, SearchIndexError) as e:
         print(f"\nmcecrawl push: error: {e}", file=sys.stderr)

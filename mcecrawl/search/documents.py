@@ -1,6 +1,7 @@
 """Corpus items -> search documents: stable ids, which items are searchable, reading JSONL."""
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import logging
@@ -51,11 +52,13 @@ def read_jsonl(paths: Iterable[str | Path], *, errors: list[str] | None = None) 
     """
     for path in paths:
         try:
-            f = open(path, encoding="utf-8", newline="\n")
+            # Rotated corpus files are gzipped (lessons c.3): read them as they are.
+            f = (gzip.open(path, "rt", encoding="utf-8", newline="\n") if str(path).endswith(".gz")
+                 else open(path, encoding="utf-8", newline="\n"))
         except OSError as e:
             raise SearchIndexError(f"cannot read corpus {path}: {e.strerror or e}") from e
         with f:
-            for lineno, line in enumerate(f, 1):
+            for lineno, line in enumerate(_lines(f, path), 1):
                 if not line.strip():
                     continue
                 try:
@@ -68,3 +71,11 @@ def read_jsonl(paths: Iterable[str | Path], *, errors: list[str] | None = None) 
                     continue
                 if isinstance(obj, dict):
                     yield obj
+
+
+def _lines(f, path) -> Iterator[str]:
+    """Lines of an open corpus file; a truncated gzip member ends the file with an error."""
+    try:
+        yield from f
+    except (OSError, EOFError) as e:
+        raise SearchIndexError(f"cannot read corpus {path}: {e}") from e

@@ -90,7 +90,8 @@ class BulkPusher:
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise PushError(f"--url must be an http(s) URL of the cluster, not {url!r}")
         netloc = parts.hostname + (f":{parts.port}" if parts.port else "")
-        self.endpoint = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path.rstrip("/") + f"/{index}/_bulk", "", ""))
+        self.base = urllib.parse.urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+        self.endpoint = f"{self.base}/{index}/_bulk"
         self.headers = {"Content-Type": "application/x-ndjson", "Accept": "application/json"}
         if api_key:
             self.headers["Authorization"] = f"ApiKey {api_key}"
@@ -126,6 +127,20 @@ class BulkPusher:
             if progress:
                 progress(report)
         return report
+
+    def put_template(self, template: Mapping, name: str | None = None) -> None:
+        """``PUT _index_template/<name>`` (default: the index name); :class:`PushError` if refused."""
+        url = f"{self.base}/_index_template/{name or self.index}"
+        data = json.dumps(template, ensure_ascii=False).encode("utf-8")
+        request = urllib.request.Request(url, data=data, method="PUT",
+                                         headers={**self.headers, "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                response.read()
+        except urllib.error.HTTPError as e:
+            raise PushError(f"{url}: HTTP {e.code}: {_reason(e.read())}") from e
+        except (urllib.error.URLError, socket.timeout, ConnectionError) as e:
+            raise PushError(f"{url}: unreachable ({getattr(e, 'reason', e)})") from e
 
     # -- one batch ------------------------------------------------------------------------------
     def _backoff(self, attempt: int, retry_after: str | None) -> float:

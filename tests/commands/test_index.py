@@ -52,3 +52,16 @@ def test_index_errors_are_messages_not_tracebacks(tmp_path, capsys):
     assert "not a usable mcecrawl search index" in capsys.readouterr().err
     assert run([str(tmp_path / "missing.jsonl"), "--db", str(tmp_path / "ok.sqlite")]) == 2
     assert "cannot read corpus" in capsys.readouterr().err
+
+
+def test_index_reads_gzipped_corpus_files(tmp_path, capsys):
+    import gzip
+
+    plain = write_corpus(tmp_path / "c.jsonl", CORPUS)
+    packed = tmp_path / "c.jsonl.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert run([str(packed), "--db", str(tmp_path / "g.sqlite")]) == 0
+    assert "2 added" in capsys.readouterr().err
+    packed.write_bytes(gzip.compress(plain.read_bytes())[:-20])  # truncated
+    assert run([str(packed), "--db", str(tmp_path / "g2.sqlite")]) == 2
+    assert "cannot read corpus" in capsys.readouterr().err

@@ -41,3 +41,15 @@ def test_push_configuration_errors(tmp_path, capsys):
         assert "HTTP 404" in capsys.readouterr().err
     assert run([str(corpus), "--url", "not-a-url", "--index", "news"]) == 2
     assert "http(s) URL" in capsys.readouterr().err
+
+
+def test_push_installs_the_template_first(tmp_path, capsys):
+    corpus = write_corpus(tmp_path / "c.jsonl", CORPUS)
+    with bulk_endpoint.BulkEndpoint() as es:
+        assert run([str(corpus), "--url", es.url, "--index", "news", "--put-template"]) == 0
+        template = es.templates["/_index_template/news"]
+        assert template["index_patterns"] == ["news", "news-*"] and len(es.documents) == 2
+    with bulk_endpoint.BulkEndpoint(status=403) as es:
+        assert run([str(corpus), "--url", es.url, "--index", "news", "--put-template"]) == 2
+        assert "_index_template/news: HTTP 403" in capsys.readouterr().err
+        assert es.requests == []  # nothing pushed after a refused template

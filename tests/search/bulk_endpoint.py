@@ -23,12 +23,25 @@ class BulkEndpoint:
         self.status = status  # answer every request with this HTTP status (e.g. 401)
         self.requests: list[dict] = []  # {"path", "content_type", "ids", "auth"}
         self.documents: dict[str, dict] = {}  # the "index": _id -> source
+        self.templates: dict[str, dict] = {}  # PUT path -> body
         self._lock = threading.Lock()
         endpoint = self
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args):  # keep pytest output clean
                 pass
+
+            def do_PUT(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                with endpoint._lock:
+                    endpoint.templates[self.path] = json.loads(body)
+                code = endpoint.status or 200
+                data = json.dumps({"acknowledged": code == 200}).encode()
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
 
             def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
