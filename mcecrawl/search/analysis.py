@@ -33,7 +33,7 @@ from functools import lru_cache
 
 from mcecrawl.corpus.normalize import HARAKAT, INVISIBLE, TATWEEL
 
-__all__ = ["fold", "fold_query", "query_variants", "word_key", "title_key", "WORD_RE",
+__all__ = ["fold", "fold_query", "query_variants", "title_key", "WORD_RE",
            "LETTER_FOLDS", "MARKS", "PREFIX_CLITICS", "SUFFIX_CLITICS", "ANALYZER_VERSION"]
 
 # Bump when the folding changes: an index built with another version must be rebuilt.
@@ -72,7 +72,6 @@ def _presentation_forms() -> dict[str, str]:
 
 FOLD_MAP = {**_presentation_forms(), **LETTER_FOLDS, **_DIGITS, **{c: "" for c in MARKS + _INVISIBLE + ZWNJ}}
 _FOLD_CHARS = re.compile("[" + "".join(re.escape(c) for c in FOLD_MAP) + "]")
-SEARCH_FOLD = str.maketrans(FOLD_MAP)  # the same map for str.translate (short strings: words)
 
 # Persian clitics that are not words on their own, so joining their space variant is safe for
 # recall and costs almost no precision (hazm's Normalizer joins the same affixes with ZWNJ).
@@ -169,11 +168,6 @@ def fold(text: str, lang: str | None = None, *, expand: bool = False) -> str:
 def fold_query(text: str) -> str:
     """Fold a query exactly like a document of unknown language."""
     return fold(text, None)
-
-
-def word_key(word: str) -> str:
-    """Fold one faithful word without the normaliser (fast path for snippet highlighting)."""
-    return word.translate(SEARCH_FOLD).lower()
 
 
 def title_key(title: str, lang: str | None = None) -> str:

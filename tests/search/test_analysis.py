@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from mcecrawl.search.analysis import TOKEN_RE, fold, fold_query, query_variants, title_key, word_key
+from mcecrawl.search.analysis import TOKEN_RE, fold, fold_query, query_variants, title_key
 from mcecrawl.search.bulk import index_template
 
 # Spellings that must be indistinguishable for search, whatever the document's language.
@@ -64,10 +64,6 @@ def test_query_variants_offer_joined_and_split_compounds():
 
 def test_title_key_ignores_separators_and_punctuation():
     assert title_key("مربی آبی‌ها: محروم!") == title_key("مربي آبي ها محروم")
-
-
-def test_word_key_folds_a_faithful_word():
-    assert word_key("مُحَمَّد") == "محمد" and word_key("می‌خواهم") == "میخواهم"
 
 
 def _emulate_es(text: str) -> list[str]:
