@@ -248,6 +248,12 @@ class ProfileSpider(scrapy.Spider):
 
     async def start(self) -> AsyncIterator[Any]:
         self.check_permission()
+        from mcecrawl.politeness import CONTACT_PLACEHOLDER
+
+        if self.crawling_live_host() and CONTACT_PLACEHOLDER in (self.settings.get("USER_AGENT") or ""):
+            logger.warning("USER_AGENT still says %s: put a real contact in it (-s USER_AGENT='mcecrawl/0.1 "
+                           "(+mailto:you@example.org)') so that %s can reach you", CONTACT_PLACEHOLDER,
+                           self.profile.canonical_host)
         from mcecrawl.extensions import DoneRecord
 
         self._done = self.crawler.get_extension(DoneRecord)

@@ -150,3 +150,18 @@ def test_bbc_title_brand_suffix_removed():
     spider = _spider()
     meta = spider.page_metadata(_sel("<title>خبر تازه - BBC News فارسی</title>"))
     assert meta["title"] == "خبر تازه"
+
+
+def test_live_crawl_with_permission_warns_about_the_contact_placeholder(caplog):
+    """No request is sent: only the first start request is built."""
+    import asyncio
+
+    from scrapy.utils.test import get_crawler
+
+    crawler = get_crawler(BBCPersianSpider, {"MCE_PERMISSION_GRANTED": "bbc.com",
+                                             "USER_AGENT": "mcecrawl/0.1 (contact: CONTACT-NOT-SET)"})
+    crawler.get_extension = lambda cls: None
+    spider = BBCPersianSpider.from_crawler(crawler)
+    first = asyncio.run(anext(spider.start()))
+    assert first.url == "https://www.bbc.com/persian/sitemap.xml"
+    assert "CONTACT-NOT-SET" in caplog.text and "terms forbid" in caplog.text
