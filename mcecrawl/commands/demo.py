@@ -43,5 +43,6 @@ def run(args) -> int:
     print(f"\nWrote {s['items']} items to {out}")
     print(f"Statuses: {statuses}")
     if s["sample_title"]:
-        print(f"Sample: {s['sample_title']}\n        {s['sample_url']}\n        {s['sample_text']}…")
+        text = " / ".join(line for line in s["sample_text"].splitlines() if line.strip())
+        print(f"Sample: {s['sample_title']}\n        {s['sample_url']}\n        {text}…")
     return 0 if s["items"] else 1
