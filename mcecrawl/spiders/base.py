@@ -189,6 +189,19 @@ class ProfileSpider(scrapy.Spider):
         if "concurrency" in pol:
             settings.set("CONCURRENT_REQUESTS_PER_DOMAIN", pol["concurrency"], priority="spider")
 
+    @classmethod
+    def from_crawler(cls, crawler, *args, **kwargs):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        if kwargs.get("profile") and not crawler.settings.frozen:
+            # -a profile=FILE: the class-level update_settings could not see it; settings are
+            # still open here (the spider is built before Crawler._apply_settings freezes them).
+            pol = spider.profile.politeness
+            if "download_delay" in pol:
+                crawler.settings.set("DOWNLOAD_DELAY", pol["download_delay"], priority="spider")
+            if "concurrency" in pol:
+                crawler.settings.set("CONCURRENT_REQUESTS_PER_DOMAIN", pol["concurrency"], priority="spider")
+        return spider
+
     def __init__(self, *args, base_url: str | None = None, since: str | None = None,
                  limit: str | int | None = None, profile: str | None = None,
                  algorithm: str | None = None, **kwargs):

@@ -165,3 +165,19 @@ def test_live_crawl_with_permission_warns_about_the_contact_placeholder(caplog):
     first = asyncio.run(anext(spider.start()))
     assert first.url == "https://www.bbc.com/persian/sitemap.xml"
     assert "CONTACT-NOT-SET" in caplog.text and "terms forbid" in caplog.text
+
+
+def test_politeness_of_a_profile_file_given_with_dash_a(tmp_path):
+    from scrapy.crawler import Crawler
+    from scrapy.settings import Settings
+
+    from mcecrawl.spiders.base import ProfileSpider
+
+    data = json.loads((PROFILES_DIR / "bbc_urdu.json").read_text(encoding="utf-8"))
+    data["politeness"] = {"download_delay": 7.5, "concurrency": 3}
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    crawler = Crawler(ProfileSpider, Settings({"DOWNLOAD_DELAY": 1.0}))  # settings not frozen yet
+    ProfileSpider.from_crawler(crawler, profile=str(path))
+    assert crawler.settings.getfloat("DOWNLOAD_DELAY") == 7.5
+    assert crawler.settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN") == 3
