@@ -61,6 +61,7 @@ class DoneRecord:
         self.dir.mkdir(parents=True, exist_ok=True)
         self.done: set[str] = set()
         self._load()
+        self._keep_overwritten_feeds()
         self._record = open(self.dir / DONE_FILE, "a", encoding="utf-8")
         # FeedExporter (EXTENSIONS_BASE order 0) was built first, so its slots exist by the time
         # this spider_opened handler runs.
@@ -94,6 +95,26 @@ class DoneRecord:
             logger.info("Resuming: %d articles already written (%d in the done-record, %d more found in feeds)",
                         len(self.done), from_record, len(self.done) - from_record)
         self.crawler.stats.set_value("mcecrawl/resume/already_done", len(self.done))
+
+    def _keep_overwritten_feeds(self) -> None:
+        """``-O same.jsonl`` on resume would truncate the records the done-record counts as
+        written (they would never be fetched again): move that file aside first."""
+        feeds_path = self.dir / FEEDS_FILE
+        known = set(feeds_path.read_text(encoding="utf-8").split("\n")) if feeds_path.exists() else set()
+        for uri, options in self.crawler.settings.getdict("FEEDS").items():
+            uri = str(uri)
+            if "%(" in uri or "://" in uri and not uri.startswith("file:"):
+                continue
+            path = Path(file_uri_to_path(uri) if uri.startswith("file:") else uri).resolve()
+            if not options.get("overwrite") or str(path) not in known or not path.is_file() or not path.stat().st_size:
+                continue
+            n = 1
+            while (kept := path.with_name(f"{path.stem}.{n}{path.suffix}")).exists():
+                n += 1
+            path.rename(kept)
+            with open(feeds_path, "a", encoding="utf-8") as f:
+                f.write(f"{kept}\n")
+            logger.warning("Resuming with -O %s would erase articles already written: kept them in %s", path, kept)
 
     def contains(self, canonical_url: str) -> bool:
         return canonical_url in self.done

@@ -103,3 +103,23 @@ def test_done_record_repairs_a_half_written_feed_line(tmp_path):
     records = repair_jsonl(feed)
     assert [r["canonical_url"] for r in records] == ["https://news.example/news/1"]
     assert feed.read_text(encoding="utf-8") == good
+
+
+def test_resume_with_the_same_overwrite_feed_keeps_the_first_run(tmp_path):
+    """``-O same.jsonl`` twice with one JOBDIR: the first run's records are moved aside, not lost."""
+    site = SyntheticSite(60, POOL, size_kb=(4, 8), per_sitemap=30, per_listing=30)
+    profile = site.write_profile(tmp_path / "synthetic.json", algorithm="xpath_blocks")
+    settings = {"JOBDIR": str(tmp_path / "job")}
+    out = tmp_path / "same.jsonl"
+    with FixtureServer(resolver=site.resolver) as srv:
+        first = run_crawl("profile", base_url=srv.url, output=out, args={"profile": str(profile), "limit": "20"},
+                          settings=settings, cwd=tmp_path)
+        assert first.returncode == 0
+        second = run_crawl("profile", base_url=srv.url, output=out, args={"profile": str(profile)},
+                           settings=settings, cwd=tmp_path)
+        assert second.returncode == 0, second.stderr[-2000:]
+    kept = tmp_path / "same.1.jsonl"
+    assert "would erase articles already written" in second.stderr
+    urls = [r["canonical_url"] for r in read_jsonl([kept, out])]
+    assert len(read_jsonl(kept)) == 20
+    assert sorted(urls) == sorted(f"https://news.example/news/{i}" for i in range(60))
