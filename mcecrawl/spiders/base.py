@@ -206,7 +206,11 @@ class ProfileSpider(scrapy.Spider):
                  limit: str | int | None = None, profile: str | None = None,
                  algorithm: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.profile: Profile = load_profile(profile) if profile else self.load_class_profile()
+        try:
+            self.profile: Profile = load_profile(profile) if profile else self.load_class_profile()
+        except FileNotFoundError as e:
+            raise ValueError(f"spider {self.name!r}: no site profile at {e.filename}; "
+                             f"give one with -a profile=FILE.json") from None
         self.base_url = base_url.rstrip("/") if base_url else None
         self.since: str | None = date.fromisoformat(since).isoformat() if since else None
         self.limit = int(limit) if limit not in (None, "") else None

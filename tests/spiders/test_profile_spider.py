@@ -181,3 +181,12 @@ def test_politeness_of_a_profile_file_given_with_dash_a(tmp_path):
     ProfileSpider.from_crawler(crawler, profile=str(path))
     assert crawler.settings.getfloat("DOWNLOAD_DELAY") == 7.5
     assert crawler.settings.getint("CONCURRENT_REQUESTS_PER_DOMAIN") == 3
+
+
+def test_generic_spider_without_a_profile_says_how_to_give_one():
+    from scrapy.utils.test import get_crawler
+
+    from mcecrawl.spiders.base import ProfileSpider
+
+    with pytest.raises(ValueError, match="-a profile="):
+        ProfileSpider.from_crawler(get_crawler(ProfileSpider))
