@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 HELP = "pick a parameter per site by mean F1 over a range (the HFF, e.g. P=1..20) and write it into the site profile"
 
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from mcecrawl.commands.evaluate import parse_params
     from mcecrawl.evaluation.datasets import load_dataset
     from mcecrawl.evaluation.runner import UnknownAlgorithm, resolve
-    from mcecrawl.evaluation.tuning import find_profile, merge_extraction
+    from mcecrawl.evaluation.tuning import find_profiles, merge_extraction
 
     try:
         name, values = parse_range(args.param)
@@ -134,11 +135,17 @@ def run(args: argparse.Namespace) -> int:
             json.dump({"best": values[best], **tuning}, f, ensure_ascii=False, indent=1)
     if args.dry_run:
         return 0
-    path = args.profile or find_profile(args.site)
-    if path is None:
-        print(f"no bundled profile matches site {args.site!r}; pass --profile PATH to write one (nothing written)")
+    matches = [args.profile] if args.profile else find_profiles(args.site)
+    if len(matches) != 1:
+        which = f"several bundled profiles match site {args.site!r} ({', '.join(Path(m).stem for m in matches)})" \
+            if matches else f"no bundled profile matches site {args.site!r}"
+        print(f"{which}; pass --profile PATH to choose (nothing written)")
         return 0
-    merge_extraction(path, args.algorithm, {**fixed, name: values[best]}, tuning)
+    path = matches[0]
+    measured = (f"mcecrawl tune: {name}={values[best]} gives mean {measure} {curve[best]:.3f} on {len(pages)} pages "
+                f"of {args.site} in {dataset.name} (best of {name}={values[0]}..{values[-1]}"
+                f"{'; fixed ' + json.dumps(fixed) if fixed else ''}; curve in 'tuning')")
+    merge_extraction(path, args.algorithm, {**fixed, name: values[best]}, tuning, measured)
     print(f"wrote extraction of {path}")
     return 0
 

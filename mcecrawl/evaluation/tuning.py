@@ -18,26 +18,32 @@ def _bare(host: str) -> str:
     return host.lower().removeprefix("www.")
 
 
-def find_profile(site: str, profiles_dir: Path = PROFILES_DIR) -> Path | None:
-    """The profile whose file stem/``name`` is ``site`` or whose ``live_hosts`` include it."""
+def find_profiles(site: str, profiles_dir: Path = PROFILES_DIR) -> list[Path]:
+    """Profiles whose file stem/``name`` is ``site`` or whose ``live_hosts`` include it (several
+    when sites share a host, e.g. the BBC language services on www.bbc.com)."""
     if not profiles_dir.is_dir():
-        return None
+        return []
+    found = []
     for path in sorted(profiles_dir.glob("*.json")):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
             continue
         hosts = {_bare(h) for h in data.get("live_hosts", []) if isinstance(h, str)}
-        if site in (path.stem, data.get("name")) or _bare(site) in hosts:
-            return path
-    return None
+        if site in (path.stem, data.get("name")):
+            return [path]  # a name match is exact
+        if _bare(site) in hosts:
+            found.append(path)
+    return found
 
 
-def merge_extraction(path: str | Path, algorithm: str, params: dict, tuning: dict) -> dict:
+def merge_extraction(path: str | Path, algorithm: str, params: dict, tuning: dict, measured: str | None = None) -> dict:
     """Set ``extraction = {"algorithm", "params", "tuning"}`` in the profile at ``path``.
 
     When the profile already uses the same algorithm its other parameters are kept; a new file
-    is created with the ``extraction`` key only.  Written atomically (temp file + rename).
+    is created with the ``extraction`` key only.  ``measured`` (the schema's human-readable note
+    of how the choice was made) replaces a previous note, which would otherwise be stale.
+    Written atomically (temp file + rename) in the profiles' own format (2-space indent, UTF-8).
     """
     path = Path(path)
     data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
@@ -46,6 +52,8 @@ def merge_extraction(path: str | Path, algorithm: str, params: dict, tuning: dic
     merged.update(params)
     data["extraction"] = {**{k: v for k, v in old.items() if k not in ("algorithm", "params", "tuning")},
                           "algorithm": algorithm, "params": merged, "tuning": tuning}
+    if measured is not None:
+        data["extraction"]["measured"] = measured
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".json.tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -54,4 +62,4 @@ def merge_extraction(path: str | Path, algorithm: str, params: dict, tuning: dic
     return data
 
 
-__all__ = ["PROFILES_DIR", "find_profile", "merge_extraction"]
+__all__ = ["PROFILES_DIR", "find_profiles", "merge_extraction"]

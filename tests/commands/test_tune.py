@@ -7,7 +7,7 @@ import pytest
 from eval_fixtures import GOLD_PARAGRAPHS, install_fake_algorithms, make_dataset, run_command
 
 from mcecrawl.commands.tune import choose, parse_range
-from mcecrawl.evaluation.tuning import find_profile, merge_extraction
+from mcecrawl.evaluation.tuning import find_profiles, merge_extraction
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def test_tune_writes_profile_preserving_other_keys(tmp_path, fake_algorithms, ca
     assert {k: data[k] for k in crawler_part} == crawler_part  # the crawler's keys are untouched
     ext = data["extraction"]
     assert ext["algorithm"] == "first" and ext["params"] == {"keep": 1, "P": GOLD_PARAGRAPHS}
-    assert ext["measured"] == "by hand"
+    assert ext["measured"].startswith(f"mcecrawl tune: P={GOLD_PARAGRAPHS} gives mean word-token LCS-F1 1.000")
     tuning = ext["tuning"]
     assert tuning["param"] == "P" and tuning["values"] == [1, 2, 3, 4, 5] and tuning["dataset"] == "mini"
     assert tuning["pages"] == 1  # the snippet page is not mixed with the full-gold one
@@ -67,19 +67,42 @@ def test_tune_all_sites_dry_run_and_errors(tmp_path, fake_algorithms, capsys):
     assert "nothing written" in capsys.readouterr().out
 
 
-def test_find_profile_and_merge(tmp_path):
+def test_find_profiles_and_merge(tmp_path):
     (tmp_path / "bbc_persian.json").write_text(json.dumps({"name": "bbc_persian", "live_hosts": ["www.bbc.com"]}))
+    (tmp_path / "bbc_urdu.json").write_text(json.dumps({"name": "bbc_urdu", "live_hosts": ["www.bbc.com"]}))
+    (tmp_path / "ahram.json").write_text(json.dumps({"name": "ahram", "live_hosts": ["gate.ahram.org.eg"]}))
     (tmp_path / "broken.json").write_text("{")
-    assert find_profile("bbc.com", tmp_path) == tmp_path / "bbc_persian.json"
-    assert find_profile("bbc_persian", tmp_path) == tmp_path / "bbc_persian.json"
-    assert find_profile("example.org", tmp_path) is None
+    assert find_profiles("ahram.org.eg", tmp_path) == []
+    assert find_profiles("gate.ahram.org.eg", tmp_path) == [tmp_path / "ahram.json"]
+    assert find_profiles("bbc.com", tmp_path) == [tmp_path / "bbc_persian.json", tmp_path / "bbc_urdu.json"]
+    assert find_profiles("bbc_urdu", tmp_path) == [tmp_path / "bbc_urdu.json"]
     new = tmp_path / "sub" / "new.json"
     data = merge_extraction(new, "dana", {"P": 4}, {"param": "P"})
     assert json.loads(new.read_text()) == data == {"extraction": {"algorithm": "dana", "params": {"P": 4},
                                                                    "tuning": {"param": "P"}}}
     # another algorithm replaces the params instead of merging them
-    data = merge_extraction(new, "r2l", {"P": 9}, {"param": "P"})
-    assert data["extraction"]["params"] == {"P": 9}
+    data = merge_extraction(new, "r2l", {"P": 9}, {"param": "P"}, "note")
+    assert data["extraction"]["params"] == {"P": 9} and data["extraction"]["measured"] == "note"
+
+
+def test_merge_keeps_a_bundled_profile_byte_for_byte_outside_extraction(tmp_path):
+    from mcecrawl.evaluation.tuning import PROFILES_DIR
+
+    bundled = sorted(PROFILES_DIR.glob("*.json"))
+    if not bundled:
+        pytest.skip("no bundled profile yet")
+    copy = tmp_path / bundled[0].name
+    original = bundled[0].read_text(encoding="utf-8")
+    copy.write_text(original, encoding="utf-8")
+    merge_extraction(copy, "dana", {"P": 7}, {"param": "P"}, "tuned")
+    before, after = json.loads(original), json.loads(copy.read_text(encoding="utf-8"))
+    assert {k: v for k, v in after.items() if k != "extraction"} == {k: v for k, v in before.items() if k != "extraction"}
+    assert list(after) == list(before)  # key order kept
+    unchanged = json.dumps({**before, "extraction": after["extraction"]}, ensure_ascii=False, indent=2) + "\n"
+    assert copy.read_text(encoding="utf-8") == unchanged  # same formatting as the crawler's files
+    from mcecrawl.profile import validate_profile
+
+    validate_profile(after)  # still valid against the profile schema
 
 
 def test_each_site_table(tmp_path, fake_algorithms, capsys):
@@ -92,3 +115,18 @@ def test_each_site_table(tmp_path, fake_algorithms, capsys):
     assert {s["best"] for s in sites.values()} == {GOLD_PARAGRAPHS}
     assert sites["fa.example"]["pages"] == 1  # full gold preferred over the snippet page
     assert run_command("tune", root, "-a", "first", "--param", "P=1..5") == 2  # neither --site nor --each-site
+
+
+def test_ambiguous_site_writes_nothing(tmp_path, fake_algorithms, capsys, monkeypatch):
+    from mcecrawl.evaluation import tuning
+
+    root = make_dataset(tmp_path / "mini")
+    profiles = tmp_path / "profiles"
+    profiles.mkdir()
+    for name in ("a", "b"):
+        (profiles / f"{name}.json").write_text(json.dumps({"name": name, "live_hosts": ["www.fa.example"]}))
+    monkeypatch.setattr(tuning, "PROFILES_DIR", profiles)
+    monkeypatch.setattr(tuning.find_profiles, "__defaults__", (profiles,))
+    assert run_command("tune", root, "--site", "fa.example", "-a", "first", "--param", "P=1..3") == 0
+    assert "several bundled profiles match site 'fa.example' (a, b)" in capsys.readouterr().out
+    assert all("extraction" not in json.loads(p.read_text()) for p in profiles.iterdir())
