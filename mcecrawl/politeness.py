@@ -4,7 +4,10 @@
   plus (a) each refusal counted per host (``mcecrawl/robotstxt/forbidden/<host>``), a warning on
   the first refusal of a host and a summary at close, so a crawl never ends with an empty corpus
   and no explanation; (b) the host's ``Crawl-delay`` applied to its download slot (and kept from
-  AutoThrottle, which would otherwise lower it to ``DOWNLOAD_DELAY``).
+  AutoThrottle, which would otherwise lower it to ``DOWNLOAD_DELAY``); (c) the rules robots.txt
+  addresses to the agents of ``MCE_ROBOTSTXT_ALSO_OBEY`` (default ``["Scrapy"]``: mcecrawl is
+  Scrapy-based, so ``User-agent: Scrapy`` / ``Disallow: /`` as on bbc.com is aimed at us too),
+  obeyed as well as those for our own user agent; each refusal names the agent whose rule refused it.
 * :class:`RetryAfterMiddleware` honours ``Retry-After`` on 429/503: the host's slot waits that
   long before the retry (RetryMiddleware, order 550, then re-schedules the request).
 """
@@ -25,6 +28,9 @@ logger = logging.getLogger(__name__)
 
 # Text in the default USER_AGENT that the operator must replace with a real contact.
 CONTACT_PLACEHOLDER = "CONTACT-NOT-SET"
+# A user-agent token no robots.txt names (nor a part of it, which Protego would match): its
+# verdict is the ``User-agent: *`` group's.
+UNNAMED_AGENT = "zz-unnamed-robots-probe"
 
 
 class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
@@ -33,6 +39,11 @@ class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
     def __init__(self, crawler):
         super().__init__(crawler)
         self.forbidden: Counter[str] = Counter()
+        self.forbidden_by: Counter[tuple[str, str]] = Counter()  # (host, agent) -> refusals
+        self.also_obey: list[str] = [a for a in crawler.settings.getlist("MCE_ROBOTSTXT_ALSO_OBEY", ["Scrapy"]) if a]
+        ua = self._robotstxt_useragent or self._default_useragent or ""
+        # The product token robots.txt groups match ("mcecrawl" of "mcecrawl/0.1 (...)").
+        self.own_token = (ua.split("/", 1)[0].split() or ["our user agent"])[0]
         self.crawl_delays: dict[str, float] = {}
         crawler.signals.connect(self.spider_closed, signals.spider_closed)
 
@@ -41,21 +52,48 @@ class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
         try:
             super().process_request_2(rp, request)
         except IgnoreRequest:
-            if not self.forbidden[host]:
-                logger.warning("robots.txt of %s forbids %s for our user agent; such requests are skipped "
-                               "(count in the closing stats: mcecrawl/robotstxt/forbidden/%s)",
-                               host, request.url, host)
-            self.forbidden[host] += 1
-            self._stats.inc_value(f"mcecrawl/robotstxt/forbidden/{host}")
+            self._refused(request, host, self.own_token)
             raise
-        if rp is not None:
-            self._apply_crawl_delay(rp, request, host)
+        if rp is None:
+            return
+        agent = self._also_obeyed_refusal(rp, request.url)
+        if agent is not None:
+            self._stats.inc_value("robotstxt/forbidden")  # as the stock middleware counts its refusals
+            self._refused(request, host, agent)
+            raise IgnoreRequest(f"Forbidden by robots.txt (User-agent: {agent})")
+        self._apply_crawl_delay(rp, request, host)
+
+    def _also_obeyed_refusal(self, rp, url: str) -> str | None:
+        """The first ``MCE_ROBOTSTXT_ALSO_OBEY`` agent that robots.txt names and forbids ``url``.
+
+        Only a group naming the agent counts: if an agent nobody names is refused too, the refusal
+        is the ``User-agent: *`` group's, which our own user agent already passed (it has a group
+        of its own that allows the URL, and that is the site's word for us).
+        """
+        for agent in self.also_obey:
+            if not rp.allowed(url, agent) and rp.allowed(url, UNNAMED_AGENT):
+                return agent
+        return None
+
+    def _refused(self, request, host: str, agent: str) -> None:
+        if not self.forbidden_by[host, agent]:
+            why = "" if agent == self.own_token else (
+                f" (mcecrawl is Scrapy-based, so it obeys rules for {agent!r} too: MCE_ROBOTSTXT_ALSO_OBEY)")
+            logger.warning("robots.txt of %s forbids %s for User-agent %r%s; such requests are skipped "
+                           "(count in the closing stats: mcecrawl/robotstxt/forbidden/%s)",
+                           host, request.url, agent, why, host)
+        self.forbidden[host] += 1
+        self.forbidden_by[host, agent] += 1
+        self._stats.inc_value(f"mcecrawl/robotstxt/forbidden/{host}")
+        self._stats.inc_value(f"mcecrawl/robotstxt/forbidden_by/{agent}/{host}")
 
     def _apply_crawl_delay(self, rp, request, host: str) -> None:
         if host not in self.crawl_delays:
             ua = self._robotstxt_useragent or request.headers.get(b"User-Agent", self._default_useragent)
             try:
-                delay = rp.crawl_delay(ua)
+                # A delay asked of an agent we also obey (e.g. Scrapy) is asked of us too: the largest wins.
+                delays = [rp.crawl_delay(a) for a in [ua, *self.also_obey]]
+                delay = max((d for d in delays if d), default=None)
             except (AttributeError, NotImplementedError):  # parsers without Crawl-delay support
                 delay = None
             self.crawl_delays[host] = float(delay or 0.0)
@@ -78,7 +116,10 @@ class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
 
     def spider_closed(self) -> None:
         if self.forbidden:
-            summary = ", ".join(f"{n} on {h}" for h, n in self.forbidden.most_common())
+            summary = ", ".join(
+                f"{n} on {h}: " + ", ".join(f"{m} by the rules for User-agent {a!r}"
+                                           for (h2, a), m in self.forbidden_by.most_common() if h2 == h)
+                for h, n in self.forbidden.most_common())
             logger.warning("robots.txt forbade %d requests (%s). Nothing was fetched from those URLs; "
                            "ask the site for permission, or crawl a mirror with -a base_url=URL.",
                            sum(self.forbidden.values()), summary)

@@ -83,7 +83,7 @@ def test_robots_refusals_reported_per_host(crawl):
     assert not any(p.startswith("/private/") for _, p in log)
     stats = stats_from_log(stderr)
     assert stats.get("mcecrawl/robotstxt/forbidden/127.0.0.1") == "1"
-    assert "robots.txt forbade 1 requests (1 on 127.0.0.1)" in stderr
+    assert "robots.txt forbade 1 requests (1 on 127.0.0.1: 1 by the rules for User-agent 'mcecrawl')" in stderr
 
 
 def test_crawl_delay_honoured(crawl):

@@ -191,8 +191,13 @@ def build(svc: str, cfg: dict) -> dict:
     institutional = f"/{svc}/institutional-49283091"  # an index page (IDX) of CPS shape
     files[institutional.lstrip("/") + ".html"] = listing_page(
         svc, cfg, cfg["footer_links"][2], [(f"/{svc}", cfg["brand"])], arts[:3])
-    files["robots.txt"] = (f"# Fixture robots.txt in the shape of bbc.com's (sites.md §0.1)\n"
-                           f"User-agent: Scrapy\nDisallow: /\n\nUser-agent: *\nDisallow: /{svc}/send/\n"
+    # bbc.com's own also has "User-agent: Scrapy / Disallow: /", which mcecrawl obeys
+    # (MCE_ROBOTSTXT_ALSO_OBEY); the fixture leaves it out so the offline demo can run.
+    files["robots.txt"] = (f"# Fixture robots.txt in the shape of bbc.com's (sites.md §0.1), minus its\n"
+                           f"# \"User-agent: Scrapy / Disallow: /\" block: mcecrawl obeys that rule (it is\n"
+                           f"# Scrapy-based), so a copy would refuse the offline demo; tests/test_crawl_robots.py\n"
+                           f"# checks the refusal.\n"
+                           f"User-agent: *\nDisallow: /{svc}/send/\n"
                            f"Disallow: /{svc}/private/\n\n"
                            f"Sitemap: {LIVE}/{svc}/sitemap.xml\nSitemap: {LIVE}/sitemaps/https-index-com-news.xml\n")
     files["sitemaps/https-index-com-news.xml"] = (
