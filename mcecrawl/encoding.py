@@ -12,7 +12,11 @@ this order and records the deciding step in :attr:`Decoded.source`:
    decodes strictly with it and the text is plausible for the code page's script;
 4. ``r2l``      -- windows-1256, ISO-8859-6, windows-1255, ISO-8859-8 scored by the
    plausibility of their letters, the narrower (ISO) code page winning ties;
-5. ``chardet``  -- on a bounded sample of the non-ASCII words, its answer validated;
+   then ``header`` / ``meta`` again, tolerantly: a *multi-byte* label whose decoding needs
+   at most :data:`MAX_REPLACEMENT_SHARE` replacements (a GB2312 page with a few truncated
+   characters), the replacements counted;
+5. ``chardet``  -- on a bounded sample of the non-ASCII words, its answer validated
+   (strictly; multi-byte answers of its ranking also tolerantly, as in step 4);
 6. ``fallback`` -- windows-1252 with replacement characters, counted.
 
 Speed: single-byte code pages are never scored character by character in Python.  Each
@@ -67,6 +71,23 @@ META_SCAN_BYTES = 64 * 1024
 # corpus reach at most 0.03 (an Urdu windows-1256 page); a UTF-8 page with a corrupted byte
 # or a cut last character is above 0.999.
 UTF8_MIN_VALID_SHARE = 0.9
+# Share of the non-ASCII characters of a *multi-byte* decoding (gb18030, big5, shift_jis,
+# euc-kr, ...) that may be replacements for a declared label or a chardet answer to win over
+# the windows-1252 fallback anyway.  GB2312 pages of ../shared/data/chinese_wce with a few
+# truncated characters need 0.07-0.09 %; wrong multi-byte readings of the round-trip corpus
+# (tests/encoding_cases.py: R2L, Cyrillic, Greek, Latin pages read as gb18030, big5, cp932,
+# euc-jp, cp949) need at least 4.2 % (cp932 of ISO-8859-2 Polish; 5.4 % for windows-1256
+# Arabic, >= 14 % for the other codecs).  0.5 % sits 5x above the one and 8x below the other.
+# Single-byte code pages get no tolerance: an undefined byte there is evidence of a wrong
+# code page (ISO-8859-6 read on windows-1256 bytes), not of a damaged page.
+MAX_REPLACEMENT_SHARE = 0.005
+# Chardet's ranked answers tried when its top answer fails validation (step 5).
+CHARDET_RANKED_ANSWERS = 3
+# Decoder differences of Python codecs from the WHATWG Encoding Standard that real pages hit:
+# its gb18030 decodes 0xA3 0xA0 to U+3000 (ideographic space) "to be compatible with deployed
+# content" where Python yields the private-use U+E5E5 (GBK pages indent paragraphs with it:
+# 126 of them on one chinese_wce page, which failed MAX_BAD_CHAR_SHARE).
+WHATWG_REPLACE = {"gb18030": (("\ue5e5", "\u3000"),)}
 # Labels browsers know (WHATWG Encoding Standard) that Python's codec registry does not.
 EXTRA_LABELS = {
     "iso-8859-8-i": "iso8859-8", "iso_8859-8-i": "iso8859-8", "csiso88598i": "iso8859-8",
@@ -81,7 +102,10 @@ _DECLARATION_RE = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9.
 _HEADER_LABEL_RE = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9._:-]+)", re.I)
 # A word holding non-ASCII bytes, with a bounded ASCII prefix: an unbounded one backtracks
 # quadratically on long tokens such as base64 data URIs (6 s on a 40 KB one).
-_NON_ASCII_WORD_RE = re.compile(rb"[A-Za-z]{0,12}[\x80-\xff][\x80-\xffA-Za-z]*")
+# A non-ASCII byte keeps the ASCII byte after it: GBK, Big5 and Shift_JIS trail bytes may be
+# 0x40-0x7E (and GB18030 four-byte sequences hold digits); cutting them off left stray lead
+# bytes that made chardet answer nothing for a clean GBK page.
+_NON_ASCII_WORD_RE = re.compile(rb"[A-Za-z]{0,12}[\x80-\xff][0-9@-~]?(?:[\x80-\xff][0-9@-~]?|[A-Za-z])*")
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
 
@@ -313,19 +337,58 @@ def _try_codec(body: bytes, na: _NonAscii, codec: str) -> str | None:
             return None
         return body.decode(codec)
     try:
-        text = body.decode(codec)
+        text = _decode_with(body, codec)
     except (UnicodeDecodeError, LookupError):
         return None
     return text if _plausible_text(text, codec) else None
 
 
+def _try_codec_tolerant(body: bytes, codec: str) -> tuple[str, int] | None:
+    """The decoding of ``body`` with a *multi-byte* ``codec`` and its replacement count, if
+    at most :data:`MAX_REPLACEMENT_SHARE` of its non-ASCII characters are replacements and
+    the text is plausible; else ``None``.  Single-byte code pages are never tolerated (see
+    :data:`MAX_REPLACEMENT_SHARE`), and UTF-8 has its own rule (step 2)."""
+    if _table(codec) is not None or codec in ("utf-8", "utf-8-sig"):
+        return None
+    try:
+        text, replacements = _decode_replacing(body, codec)
+    except LookupError:
+        return None
+    non_ascii = len(text) - len(text.encode("ascii", errors="ignore"))
+    if replacements > MAX_REPLACEMENT_SHARE * non_ascii or not _plausible_text(text, codec):
+        return None
+    return text, replacements
+
+
 # --- the steps ----------------------------------------------------------------------------------
+
+def _decode_with(body: bytes, codec: str, errors: str = "strict") -> str:
+    """``body.decode(codec, errors)`` as a browser decodes it (:data:`WHATWG_REPLACE`)."""
+    text = body.decode(codec, errors)
+    for old, new in WHATWG_REPLACE.get(codec, ()):
+        if old in text:
+            text = text.replace(old, new)
+    return text
+
+
+@lru_cache(maxsize=64)
+def _own_replacement_bytes(codec: str) -> bytes | None:
+    """U+FFFD as ``codec`` encodes it, if it can (UTF-8, GB18030): a page's own replacement
+    characters are not counted as inserted.  UTF-16/32 matches could straddle characters."""
+    if codec.startswith(("utf-16", "utf-32")):
+        return None
+    try:
+        return "\ufffd".encode(codec)
+    except (UnicodeEncodeError, LookupError):
+        return None
+
 
 def _decode_replacing(body: bytes, codec: str) -> tuple[str, int]:
     """``body`` decoded with replacement, and the number of U+FFFD the decoding inserted
-    (a UTF-8 page's own U+FFFD characters are not counted)."""
-    text = body.decode(codec, errors="replace")
-    own = body.count(b"\xef\xbf\xbd") if codec in ("utf-8", "utf-8-sig") else 0
+    (a page's own U+FFFD characters are not counted)."""
+    text = _decode_with(body, codec, errors="replace")
+    own_bytes = _own_replacement_bytes(codec)
+    own = body.count(own_bytes) if own_bytes else 0
     return text, max(0, text.count("\ufffd") - own)
 
 
@@ -387,15 +450,36 @@ def _step_r2l(body: bytes, na: _NonAscii) -> tuple[str, str] | None:
     return (body.decode(best[1].codec), best[1].codec) if best else None
 
 
-def _step_chardet(body: bytes, na: _NonAscii) -> tuple[str, str] | None:
+def _step_tolerant_labels(body: bytes, labels: dict[str, str | None]) -> tuple[str, str, str, int] | None:
+    """Step 4, continued: a declared multi-byte label whose decoding needs only a tiny share
+    of replacements (:func:`_try_codec_tolerant`).  After the R2L candidates, so a lying
+    label still loses to windows-1256 bytes; before chardet, so a true label is not second-
+    guessed by a sample."""
+    for step in ("header", "meta"):
+        codec = resolve_label(labels[f"declared_{step}"])
+        if codec and (found := _try_codec_tolerant(body, codec)) is not None:
+            return found[0], codec, step, found[1]
+    return None
+
+
+def _step_chardet(body: bytes, na: _NonAscii) -> tuple[str, str, int] | None:
     """Step 5: chardet on the words holding non-ASCII bytes (a mostly-markup page's first
-    64 KB may be pure ASCII), bounded to :data:`CHARDET_SAMPLE_BYTES`; answer validated."""
+    64 KB may be pure ASCII), bounded to :data:`CHARDET_SAMPLE_BYTES`; answer validated.
+
+    If the top answer fails, its ranking (``detect_all``) is tried tolerantly: one invalid
+    sequence switches chardet's GB2312 prober off, so ``detect`` answers nothing, but the
+    ranking still lists it (0.99 on the truncated GB2312 pages of chinese_wce).  Only
+    multi-byte answers can win there (:func:`_try_codec_tolerant`).
+    """
     sample = b" ".join(_NON_ASCII_WORD_RE.findall(body[: 16 * CHARDET_SAMPLE_BYTES]))[:CHARDET_SAMPLE_BYTES]
     guess = resolve_label(chardet.detect(sample).get("encoding"))
-    if not guess:
-        return None
-    text = _try_codec(body, na, guess)
-    return (text, guess) if text is not None else None
+    if guess and (text := _try_codec(body, na, guess)) is not None:
+        return text, guess, 0
+    for result in chardet.detect_all(sample)[:CHARDET_RANKED_ANSWERS]:
+        codec = resolve_label(result.get("encoding"))
+        if codec and (found := _try_codec_tolerant(body, codec)) is not None:
+            return found[0], codec, found[1]
+    return None
 
 
 def decode(body: bytes, content_type: str | None = None, *, force: str | None = None) -> Decoded:
@@ -438,7 +522,9 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
             return Decoded(text, codec, step, **labels)
     if (found := _step_r2l(body, na)) is not None:
         return Decoded(found[0], found[1], "r2l", **labels)
-    if (found := _step_chardet(body, na)) is not None:
-        return Decoded(found[0], found[1], "chardet", **labels)
+    if (tolerated := _step_tolerant_labels(body, labels)) is not None:
+        return Decoded(tolerated[0], tolerated[1], tolerated[2], replacements=tolerated[3], **labels)
+    if (guessed := _step_chardet(body, na)) is not None:
+        return Decoded(guessed[0], guessed[1], "chardet", replacements=guessed[2], **labels)
     replacements = sum(na.bytes.count(bytes([b])) for b in (0x81, 0x8D, 0x8F, 0x90, 0x9D))
     return Decoded(body.decode("cp1252", errors="replace"), "cp1252", "fallback", replacements=replacements, **labels)

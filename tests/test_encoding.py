@@ -328,3 +328,102 @@ def test_shared_encoding_samples(shared_data):
         d = decode(body, ctype)
         assert d.text == body.decode(rec["true_encoding"]), rec["id"]
         assert d.source in {"r2l", "meta", "header"} and d.replacements == 0, rec["id"]
+
+
+# --- multi-byte pages with a few damaged bytes (tolerant labels and chardet answers) -----------
+
+CJK = {"zh": ("gb2312", "gb18030"), "ja": ("shift_jis", "cp932"), "ko": ("euc-kr", "cp949")}
+
+
+def _damaged_cjk_page(lang: str, meta: str | None, damaged: int = 2) -> bytes:
+    """A CJK page (paragraphs three times: ~900 CJK characters) in its legacy code page with
+    the last character of ``damaged`` paragraphs cut to its lead byte, as truncated titles
+    ("激\\xbc...") of real GB2312 pages are."""
+    html = small_page(lang, meta)
+    article = html[html.index("<article>"):html.index("</article>")]
+    html = html.replace("</article>", article + article + "</article>")
+    codec = CJK[lang][1]
+    body, done = b"", 0
+    for end in [i for i in range(len(html)) if html.startswith("</p>", i)][:damaged]:
+        last = max(i for i in range(end) if ord(html[i]) > 127)  # the paragraph's last CJK character
+        body += html[done:last].encode(codec) + html[last].encode(codec)[:1]
+        done = last + 1
+    return body + html[done:].encode(codec)
+
+
+@pytest.mark.parametrize("lang", sorted(CJK))
+@pytest.mark.parametrize("where", ["header", "meta"])
+def test_true_multibyte_label_survives_a_few_damaged_bytes(lang, where):
+    label, codec = CJK[lang]
+    body = _damaged_cjk_page(lang, label if where == "meta" else None)
+    with pytest.raises(UnicodeDecodeError):
+        body.decode(codec)
+    d = decode(body, f"text/html; charset={label}" if where == "header" else "text/html")
+    assert (d.text, d.encoding, d.source, d.replacements) == (body.decode(codec, "replace"), codec, where, 2)
+
+
+def test_unlabelled_damaged_gb2312_page_is_found_by_chardets_ranking():
+    body = _damaged_cjk_page("zh", None)
+    d = decode(body)
+    assert (d.text, d.encoding, d.source, d.replacements) == (body.decode("gb18030", "replace"), "gb18030",
+                                                               "chardet", 2)
+
+
+def test_too_many_damaged_bytes_are_not_tolerated():
+    # 40 of ~900 characters damaged (4 %): more than MAX_REPLACEMENT_SHARE, and more than the
+    # cp932 reading of a Polish ISO-8859-2 page needs.
+    body = _damaged_cjk_page("zh", "gb2312", damaged=40)
+    assert decode(body, "text/html; charset=gb2312").encoding != "gb18030"
+
+
+@pytest.mark.parametrize("lie", ["gb2312", "shift_jis", "euc-kr", "big5", "euc-jp"])
+@pytest.mark.parametrize("build", [small_page, heavy_page, lambda lang: heavy_page(lang, sparse=True)],
+                         ids=["small", "heavy", "sparse"])
+@pytest.mark.parametrize("where", ["header", "meta"])
+def test_lying_multibyte_label_on_windows_1256_bytes_still_loses(lie, build, where):
+    from encoding_cases import with_meta
+    for lang in ("fa", "ar", "ur"):
+        body = legacy_bytes(with_meta(build(lang), lie if where == "meta" else None), "cp1256")
+        d = decode(body, f"text/html; charset={lie}" if where == "header" else "text/html")
+        assert (d.text, d.encoding, d.source) == (body.decode("cp1256"), "cp1256", "r2l"), lang
+
+
+@pytest.mark.parametrize("lang, codec", [("ru", "cp1251"), ("el", "iso8859-7"), ("pl", "iso8859-2")])
+@pytest.mark.parametrize("lie", ["gb2312", "shift_jis", "euc-kr", "big5"])
+def test_lying_multibyte_label_on_other_single_byte_pages_is_not_tolerated(lang, codec, lie):
+    from encoding_cases import with_meta
+    body = with_meta(small_page(lang), lie).encode(codec)
+    d = decode(body, f"text/html; charset={lie}")
+    assert d.encoding != resolve_label(lie) and d.source not in ("header", "meta")
+
+
+def test_single_byte_labels_get_no_tolerance():
+    # ISO-8859-6 leaves most windows-1256 bytes undefined; one undefined byte would be "tiny",
+    # but for a single-byte code page it is evidence of the wrong code page.
+    body = legacy_bytes(small_page("ar"), "iso8859-6") + "پ".encode("cp1256")  # 0x81: a C1 control there
+    assert decode(body, "text/html; charset=iso-8859-6").source != "header"
+
+
+def test_gb18030_decodes_a3a0_as_a_browser_does():
+    text = "<html><head><meta charset=gb2312></head><p>\u3000\u3000北京市今天发布了新的交通规定。</p></html>"
+    body = text.encode("gb18030").replace("\u3000".encode("gb18030"), b"\xa3\xa0")  # GBK pages' indent
+    assert body.decode("gb18030").count("\ue5e5") == 2  # Python's codec: private use
+    d = decode(body, "text/html")
+    assert (d.text, d.encoding, d.source) == (text, "gb18030", "meta")
+    assert decode(body, force="gbk").text == text
+
+
+def test_no_chinese_wce_page_ends_in_the_fallback(shared_data):
+    root = shared_data / "chinese_wce"
+    with open(root / "manifest.jsonl", encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    assert len(records) >= 60
+    steps = defaultdict(list)
+    for rec in records:
+        body = (root / "pages" / f"{rec['id']}.html").read_bytes()
+        ctype = f"text/html; charset={rec['http_charset']}" if rec.get("http_charset") else None
+        d = decode(body, ctype)
+        steps[d.source].append(rec["id"])
+        assert d.encoding in ("utf-8", "utf-8-sig", "gb18030"), (rec["id"], d.encoding, d.source)
+        assert d.replacements <= 0.005 * len(d.text), rec["id"]
+    assert "fallback" not in steps, steps["fallback"]
