@@ -2,11 +2,15 @@
 
     python benchmarks/bench_crawl.py                       # 2,000 articles, bare vs full, twice each
     python benchmarks/bench_crawl.py --articles 20000 --no-bare --repeat 1   # peak RSS of a big crawl
+    python benchmarks/bench_crawl.py --serve nginx         # the same site as files, served by nginx
 
 The site is :class:`mcecrawl.demo.synthetic.SyntheticSite`: N articles of 100–500 KB built from the
-gold texts of ``../shared/data/r2l`` (fa/ar/ur) plus multi-line page furniture, generated in memory
-by a threaded ``http.server`` in this process on 127.0.0.1 (discovery: robots.txt, a sitemap index,
-sitemaps of 1,000 URLs).  "Full" is ``scrapy crawl profile`` with the project settings (robots.txt,
+gold texts of ``../shared/data/r2l`` (fa/ar/ur) plus multi-line page furniture (discovery:
+robots.txt, a sitemap index, sitemaps of 1,000 URLs; paginated ``/archive`` listings).  ``--serve``:
+``memory`` (default) generates each page on request in a threaded ``http.server`` in this process;
+``disk`` writes the site to files first and serves them with the project's fixture server
+(``mcecrawl/demo/server.py``, same process); ``nginx`` serves those files with nginx (one worker,
+sendfile, access log off; Debian's ``nginx-light``), a separate process as a real static server.  "Full" is ``scrapy crawl profile`` with the project settings (robots.txt,
 encoding middleware, extraction pipeline with the profile's algorithm, every other enabled pipeline,
 the safe JSONL feed), politeness delays off; "bare" is ``scrapy runspider benchmarks/bare_spider.py``
 with Scrapy's defaults.  Both use the same concurrency.  Time is Scrapy's own
@@ -17,6 +21,7 @@ is the crawl process's ``VmHWM``; CPU is user+system of the crawl and its extrac
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -61,6 +66,79 @@ def _vmhwm_kb(pid: int) -> int:
     return 0
 
 
+def write_site(site: SyntheticSite, root: Path) -> Path:
+    """The generated site as files in the fixture server's layout (``/news/1`` -> ``news/1.html``,
+    ``/archive?page=2`` -> ``archive@page=2.html``)."""
+    (root / "news").mkdir(parents=True)
+    files = {"robots.txt": site.resolver("/robots.txt", "")[2], "sitemap.xml": site.sitemap_index()}
+    for k in range((site.n + site.per_sitemap - 1) // site.per_sitemap):
+        files[f"sitemap-{k}.xml"] = site.sitemap(k)
+    page = 1
+    while (listing := site.listing(page)) is not None:
+        files[f"archive@page={page}.html"] = listing
+        page += 1
+    files["archive.html"] = site.listing(1)
+    for name, body in files.items():
+        (root / name).write_bytes(body)
+    for i in range(site.n):
+        (root / "news" / f"{i}.html").write_bytes(site.article(i))
+    return root
+
+
+class Nginx:
+    """nginx serving ``root`` on 127.0.0.1 (a free port), as files: sendfile, no access log."""
+
+    CONF = """user root; worker_processes 1; daemon off; pid {tmp}/nginx.pid; error_log {tmp}/nginx-error.log;
+events {{ worker_connections 512; }}
+http {{
+  access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000;
+  client_body_temp_path {tmp}/body; proxy_temp_path {tmp}/proxy; fastcgi_temp_path {tmp}/fcgi;
+  uwsgi_temp_path {tmp}/uwsgi; scgi_temp_path {tmp}/scgi;
+  types {{ text/html html; application/xml xml; text/plain txt; }}
+  charset utf-8;
+  server {{
+    listen 127.0.0.1:{port}; root {root};
+    location / {{ try_files $uri $uri.html =404; }}
+    location = /archive {{ try_files /archive@page=$arg_page.html /archive.html =404; }}
+  }}
+}}
+"""
+
+    def __init__(self, root: Path, tmp: Path):
+        import shutil
+        import socket
+
+        self.exe = shutil.which("nginx") or "/usr/sbin/nginx"
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.conf = tmp / "nginx.conf"
+        self.conf.write_text(self.CONF.format(tmp=tmp, port=self.port, root=root), encoding="utf-8")
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> "Nginx":
+        import socket
+
+        self.proc = subprocess.Popen([self.exe, "-c", str(self.conf)])
+        for _ in range(100):  # until it listens
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.1).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        self.__exit__()
+        raise SystemExit(f"nginx did not start (see {self.conf.parent}/nginx-error.log)")
+
+    def __exit__(self, *exc) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+
 def run(cmd: list[str], env: dict, cwd: Path) -> dict:
     log = cwd / f"log-{time.monotonic_ns()}.txt"
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -95,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--repeat", type=int, default=2, help="runs of each crawl, alternating (the best is kept)")
     ap.add_argument("--no-bare", action="store_true", help="only the full crawl (memory runs)")
+    ap.add_argument("--serve", choices=("memory", "disk", "nginx"), default="memory",
+                    help="pages generated per request (memory), or files served by the fixture server (disk) or nginx")
     ap.add_argument("--json", default=None, help="write the results here too")
     ap.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                     help="extra setting for the full crawl only, e.g. -s MCE_EXTRACTION_WORKERS=0")
@@ -104,8 +184,15 @@ def main(argv: list[str] | None = None) -> int:
     conc = {"CONCURRENT_REQUESTS": str(args.concurrency), "CONCURRENT_REQUESTS_PER_DOMAIN": str(args.concurrency),
             "LOG_LEVEL": "INFO", "DOWNLOAD_DELAY": "0", "AUTOTHROTTLE_ENABLED": "0", "TELNETCONSOLE_ENABLED": "0"}
     results: dict[str, list[dict]] = {"bare": [], "full": []}
-    with tempfile.TemporaryDirectory() as tmp, FixtureServer(resolver=site.resolver) as srv:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         tmp = Path(tmp)
+        if args.serve == "memory":
+            srv = stack.enter_context(FixtureServer(resolver=site.resolver))
+        else:
+            t0 = time.perf_counter()
+            root = write_site(site, tmp / "site")
+            print(f"site written to disk in {time.perf_counter() - t0:.1f} s", flush=True)
+            srv = stack.enter_context(FixtureServer(root) if args.serve == "disk" else Nginx(root, tmp))
         profile = site.write_profile(tmp / "bench.json", algorithm=args.algorithm)
         extra = dict(x.split("=", 1) for x in args.set)
         full_cmd = crawl_command("profile", base_url=srv.url, output=tmp / "full.jsonl",
@@ -123,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     best = {k: min(v, key=lambda r: r["elapsed_s"]) for k, v in results.items() if v}
     if args.set:
         print("full crawl settings: " + " ".join(args.set))
-    print(f"\n{args.articles} articles of {args.size_kb[0]}-{args.size_kb[1]} KB, concurrency {args.concurrency}, "
+    print(f"\n{args.articles} articles of {args.size_kb[0]}-{args.size_kb[1]} KB served by {args.serve}, concurrency {args.concurrency}, "
           f"algorithm {args.algorithm}; best of {args.repeat}")
     for name, r in best.items():
         print(f"  {name:5} {r['elapsed_s']:7.1f} s elapsed ({r['wall_s']:.1f} s wall, {r['cpu_s']:.1f} s CPU)  "

@@ -33,9 +33,17 @@ def sanitize(value: Any) -> Any:
     return value
 
 
+# What json.dumps(ensure_ascii=False) leaves in a line when the record holds something sanitize()
+# drops: lone surrogates stay raw, C0 controls become \u00XX, \b or \f (\t \n \r are kept).  A
+# backslash written in the text itself can match too: that only costs the slow path.
+_NEEDS_SANITIZE_RE = re.compile(r"[\ud800-\udfff]|\\u00[01]|\\[bf]")
+
+
 def dumps_line(record: dict) -> str:
     """One JSON record on one line, UTF-8 friendly, with the splitlines() breakers escaped."""
-    line = json.dumps(sanitize(record), ensure_ascii=False, separators=(",", ":"), default=str)
+    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+    if _NEEDS_SANITIZE_RE.search(line):  # rare: serialise the sanitised record instead
+        line = json.dumps(sanitize(record), ensure_ascii=False, separators=(",", ":"), default=str)
     return _ESCAPE_RE.sub(lambda m: _ESCAPE[m.group()], line) + "\n"
 
 
@@ -48,7 +56,12 @@ class SafeJsonLinesItemExporter(BaseItemExporter):
         self.encoding = self.encoding or "utf-8"
 
     def export_item(self, item: Any) -> None:
-        record = dict(self.get_serialized_fields(item))
+        if self.fields_to_export is None and not self.export_empty_fields:
+            # What get_serialized_fields gives here (serialize_field is the identity), without
+            # its per-field generator and field-metadata look-ups (~35 fields per item).
+            record = dict(ItemAdapter(item).items())
+        else:
+            record = dict(self.get_serialized_fields(item))
         self.file.write(dumps_line(record).encode(self.encoding, errors="backslashreplace"))
         self.file.flush()
 
@@ -73,15 +86,27 @@ class RejectedItems(AcceptedItems):
         return not super().accepts(item)
 
 
+# The project's default per-run feed (mcecrawl/settings.py FEEDS).
+DEFAULT_FEED = "output/%(name)s/%(time)s.jsonl"
+
+
 def configure_feeds(settings) -> None:
-    """Split the feeds when ``MCE_REJECTS_FEED`` names a rejects feed path (default: one feed)."""
-    rejects = settings.get("MCE_REJECTS_FEED")
-    if not rejects:
-        return
+    """Drop the default per-run feed when ``-o``/``-O`` name an output, and split the feeds when
+    ``MCE_REJECTS_FEED`` names a rejects feed path (default: one feed)."""
+    from scrapy.settings import SETTINGS_PRIORITIES
+
     feeds = {uri: dict(opts) for uri, opts in settings.getdict("FEEDS").items()}
-    for opts in feeds.values():
-        opts.setdefault("item_filter", AcceptedItems)
-    feeds[rejects] = {"format": "jsonlines", "encoding": "utf-8", "item_filter": RejectedItems}
+    # Scrapy's -o/-O add their feed to the project's FEEDS (feed_process_params_from_cli) instead
+    # of replacing it: every item was serialised and written twice (BENCHMARKS.md, crawl section).
+    explicit = settings.getpriority("FEEDS") == SETTINGS_PRIORITIES["cmdline"] and len(feeds) > 1
+    dropped = explicit and feeds.pop(DEFAULT_FEED, None) is not None
+    rejects = settings.get("MCE_REJECTS_FEED")
+    if not rejects and not dropped:
+        return
+    if rejects:
+        for opts in feeds.values():
+            opts.setdefault("item_filter", AcceptedItems)
+        feeds[rejects] = {"format": "jsonlines", "encoding": "utf-8", "item_filter": RejectedItems}
     # One above the current priority: CrawlerProcess.create_crawler re-applies the process
     # settings (project/cmdline FEEDS) at their own priority after Spider.update_settings.
     settings.set("FEEDS", feeds, priority=max(settings.getpriority("FEEDS") or 0, 30) + 1)

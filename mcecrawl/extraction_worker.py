@@ -22,6 +22,10 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 _HEADER = struct.Struct(">I")
+# Pipe capacity asked for each worker's stdin: a whole 100-500 KB page fits, so a job is one
+# write() instead of ~5 event-loop wake-ups on the default 64 KB pipe (BENCHMARKS.md, crawl);
+# 1 MiB is Linux's default /proc/sys/fs/pipe-max-size.
+PIPE_BYTES = 1 << 20
 
 
 class WorkerDied(RuntimeError):
@@ -60,6 +64,20 @@ def main() -> int:
         stdout.flush()
 
 
+def _widen_pipe(writer: asyncio.StreamWriter) -> None:
+    """Raise the pipe's capacity to :data:`PIPE_BYTES` where the OS allows (Linux); else keep it."""
+    import fcntl
+
+    setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)
+    pipe = writer.transport.get_extra_info("pipe")
+    if setpipe is None or pipe is None:
+        return
+    try:
+        fcntl.fcntl(pipe.fileno(), setpipe, PIPE_BYTES)
+    except OSError:  # above pipe-max-size for an unprivileged user, or not a pipe
+        pass
+
+
 class WorkerPool:
     """``n`` worker processes driven from the asyncio loop; jobs go to the least busy worker."""
 
@@ -82,6 +100,7 @@ class WorkerPool:
                 proc = await asyncio.create_subprocess_exec(
                     sys.executable, "-m", "mcecrawl.extraction_worker", env=env,
                     stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+                _widen_pipe(proc.stdin)
                 self._procs.append(proc)
                 self._load.append(0)
                 self._readers.append(asyncio.create_task(self._read(i)))
@@ -119,7 +138,8 @@ class WorkerPool:
         body = pickle.dumps((job_id, html, algorithm, params, url), protocol=pickle.HIGHEST_PROTOCOL)
         stdin = self._procs[i].stdin
         try:
-            stdin.write(_HEADER.pack(len(body)) + body)
+            stdin.write(_HEADER.pack(len(body)))
+            stdin.write(body)
             await stdin.drain()
         except (ConnectionError, BrokenPipeError) as e:
             self._pending.pop(job_id, None)

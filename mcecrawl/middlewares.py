@@ -127,7 +127,12 @@ class EncodingNormalizationMiddleware:
         body = response.body if unchanged else text.encode("utf-8")
         headers = response.headers.copy()
         headers["Content-Type"] = utf8_content_type(content_type, response)
-        return response.replace(body=body, headers=headers, encoding="utf-8")
+        new = response.replace(body=body, headers=headers, encoding="utf-8")
+        # ``body`` is exactly ``text`` in UTF-8: seed Scrapy's cache of ``response.text`` so the
+        # next reader (MetaRefreshMiddleware, the spider) does not decode 100-500 KB again.
+        if getattr(new, "_cached_ubody", False) is None:
+            new._cached_ubody = text
+        return new
 
     def _record(self, request: Request, response: Response, decoded: Decoded) -> None:
         request.meta.update(zip(META_KEYS, (decoded.encoding, decoded.source, decoded.declared_header,
