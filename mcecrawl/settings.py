@@ -19,6 +19,7 @@ MCE_PERMISSION_GRANTED = []
 # robots.txt rules for these user agents are obeyed as well as those for our own token
 # ("mcecrawl"): mcecrawl is Scrapy-based, so a rule aimed at Scrapy is aimed at us (bbc.com has
 # "User-agent: Scrapy / Disallow: /", sites.md §0.1).  Refusals name the agent whose rule refused.
+# Only a site's written permission to crawl despite that rule justifies -s MCE_ROBOTSTXT_ALSO_OBEY= (empty).
 MCE_ROBOTSTXT_ALSO_OBEY = ["Scrapy"]
 # Scrapy's 2.18 project template defaults: one request at a time per site, one second apart;
 # site profiles ("politeness") override per site.
