@@ -19,7 +19,8 @@ class ArticleItem(scrapy.Item):
     # identity
     url = scrapy.Field()  # URL fetched (after redirects)
     canonical_url = scrapy.Field()  # live URL the article is known by (AMP/lite/tracking folded)
-    site = scrapy.Field()
+    site = scrapy.Field()  # stable site id: the profile/spider name, e.g. "bbc_persian"
+    site_name = scrapy.Field()  # human-readable site name from the profile
     lang = scrapy.Field()  # declared by the site profile
     # what the page declares
     title = scrapy.Field()

@@ -5,7 +5,7 @@ A profile is ``mcecrawl/profiles/<spider_name>.json`` (JSON Schema:
 three-line spider (``class X(ProfileSpider): name = "x"``).  Keys::
 
     name            spider name (= file stem)
-    site            human-readable site name, written into every item ("site")
+    site            human-readable site name, written into every item ("site_name"; "site" is ``name``)
     lang            declared language (ISO 639-1: fa, ar, ur, ps)
     live_hosts      hosts of the live site; with ``-a base_url=`` they are all mapped onto the mirror,
                     and the mirror's host is mapped back to ``canonical.host`` for identity

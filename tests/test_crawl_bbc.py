@@ -65,7 +65,8 @@ def test_text_title_date_authors_match_the_article(crawled):
         assert rec["published"] == art["published"]
         assert rec["published_raw"]
         assert rec["authors"] == art["authors"]
-        assert rec["lang"] == expected["lang"] and rec["site"] == expected["site"]
+        assert rec["lang"] == expected["lang"] and rec["site_name"] == expected["site"]
+        assert rec["site"] == expected["spider"]
 
 
 def test_zwnj_and_encoding_provenance_kept(crawled):

@@ -61,7 +61,7 @@ def _title(html: str) -> str | None:
 
 
 # Fields a crawl's item knows better than the WARC (the spider read them with the site's rules).
-CARRIED_FIELDS = ("url", "canonical_url", "site", "lang", "title", "authors", "published_raw")
+CARRIED_FIELDS = ("url", "canonical_url", "site", "site_name", "lang", "title", "authors", "published_raw")
 
 
 def record_for(resp, profile, algorithm: str | None, params: dict, quality, old: dict | None = None) -> dict:
@@ -95,7 +95,8 @@ def record_for(resp, profile, algorithm: str | None, params: dict, quality, old:
     record = {
         "url": resp.url,
         "canonical_url": profile.canonicalize(resp.url) if profile is not None else resp.url,
-        "site": profile.site if profile is not None else urlsplit(resp.url).hostname,
+        "site": profile.name if profile is not None else urlsplit(resp.url).hostname,
+        "site_name": profile.site if profile is not None else urlsplit(resp.url).hostname,
         "lang": profile.lang if profile is not None else None,
         "title": _title(decoded.text) or title,
         "authors": [],

@@ -471,7 +471,8 @@ class ProfileSpider(scrapy.Spider):
         if canon != requested and self.profile.article_rule(canon) is None:
             canon = requested  # redirected to a URL outside the rules: keep the requested identity
         text, prov = self.decoded(response)
-        base = dict(url=response.url, canonical_url=canon, site=self.profile.site, lang=self.profile.lang,
+        base = dict(url=response.url, canonical_url=canon, site=self.profile.name, site_name=self.profile.site,
+                    lang=self.profile.lang,
                     algorithm=self.algorithm, params=dict(self.algorithm_params),
                     fetched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
                     schema_version=SCHEMA_VERSION, **prov)
