@@ -32,9 +32,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         module = importlib.import_module(f"mcecrawl.commands.{name.replace('-', '_')}")
-        # argparse %-formats help strings: a literal "95%" in a HELP would crash `mcecrawl --help`.
-        text = module.HELP.replace("%", "%%")
-        p = sub.add_parser(name, help=text, description=text)
+        # argparse %-formats help strings (not descriptions): a literal "95%" would crash --help.
+        p = sub.add_parser(name, help=module.HELP.replace("%", "%%"), description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser.parse_args(argv)
