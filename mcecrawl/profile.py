@@ -29,6 +29,8 @@ three-line spider (``class X(ProfileSpider): name = "x"``).  Keys::
                     with a non-empty "forbids" the live host is crawled only when the operator sets
                     ``MCE_PERMISSION_GRANTED`` to the spider name or a live host's domain.
     blocked_markers [str]: substrings of anti-bot challenge pages (case-insensitive)
+    encoding        optional charset forced for every response of the site (the spider's
+                    ``mce_encoding``, read by the encoding middleware); detection decides otherwise
     signals_in_head true when JSON-LD/og:/meta sit in <head> (Simorgh): the spider then parses only
                     the head for evidence and metadata, and the whole page only when that finds none
 

@@ -215,6 +215,8 @@ class ProfileSpider(scrapy.Spider):
         self.since: str | None = date.fromisoformat(since).isoformat() if since else None
         self.limit = int(limit) if limit not in (None, "") else None
         self.algorithm = algorithm or self.profile.extraction.get("algorithm", "dana")
+        # Read by EncodingNormalizationMiddleware: a profile may force the site's charset.
+        self.mce_encoding = self.profile.raw.get("encoding") or None
         self.algorithm_params = dict(self.profile.extraction.get("params", {})) if not algorithm else {}
         self._seen: set[str] = set()  # canonical URLs already requested (articles and listings)
         self._listing_pages = 0

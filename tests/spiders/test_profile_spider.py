@@ -190,3 +190,32 @@ def test_generic_spider_without_a_profile_says_how_to_give_one():
 
     with pytest.raises(ValueError, match="-a profile="):
         ProfileSpider.from_crawler(get_crawler(ProfileSpider))
+
+
+def test_profile_encoding_forces_the_sites_charset(tmp_path):
+    """A profile's "encoding" becomes the spider's ``mce_encoding``, which the middleware obeys."""
+    from scrapy.http import Request
+    from scrapy.utils.test import get_crawler
+
+    from mcecrawl.middlewares import EncodingNormalizationMiddleware
+    from mcecrawl.spiders.base import ProfileSpider
+
+    data = json.loads((PROFILES_DIR / "ahram.json").read_text(encoding="utf-8"))
+    data["encoding"] = "windows-1256"
+    validate_profile(data)
+    path = tmp_path / "forced.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    crawler = get_crawler(ProfileSpider)
+    spider = ProfileSpider.from_crawler(crawler, profile=str(path))
+    assert spider.mce_encoding == "windows-1256"
+    crawler.spider = spider
+    mw = EncodingNormalizationMiddleware.from_crawler(crawler)
+    # The lying utf-8 header is not even consulted: the profile's charset decides (source "forced").
+    body = "<html><body><p>مصر</p></body></html>".encode("cp1256")
+    request = Request("https://gate.ahram.org.eg/News/1.aspx")
+    response = HtmlResponse(request.url, body=body, headers={"Content-Type": "text/html; charset=utf-8"},
+                            request=request)
+    out = mw.process_response(request, response)
+    assert "مصر" in out.text and out.meta["encoding_source"] == "forced"
+    unforced = ProfileSpider.from_crawler(get_crawler(ProfileSpider), profile=str(PROFILES_DIR / "ahram.json"))
+    assert unforced.mce_encoding is None
