@@ -1,15 +1,8 @@
 """EncodingNormalizationMiddleware: unit behaviour and a real crawl against lying local servers."""
 from __future__ import annotations
 
-import gzip
-import json
 import logging
-import os
-import subprocess
-import sys
 import textwrap
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -19,6 +12,7 @@ from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.utils.test import get_crawler
 
 from encoding_cases import heavy_page, legacy_bytes, small_page
+from pageserver import crawl_served_pages
 from mcecrawl import settings as project_settings
 from mcecrawl.middlewares import META_KEYS, EncodingNormalizationMiddleware, rewrite_declarations
 
@@ -196,26 +190,6 @@ EXPECTED = {  # path: (text of the first <p>, encoding_original, encoding_source
 }
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def do_GET(self):  # noqa: N802 (http.server API)
-        if self.path not in PAGES:
-            self.send_error(404)
-            return
-        ctype, body, compress = PAGES[self.path]
-        if compress:
-            body = gzip.compress(body)
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        if compress:
-            self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 CRAWL_SCRIPT = textwrap.dedent("""
     import json, sys
     import scrapy
@@ -261,22 +235,7 @@ CRAWL_SCRIPT = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def crawl(tmp_path_factory):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    out = tmp_path_factory.mktemp("crawl")
-    script = out / "crawl.py"
-    script.write_text(CRAWL_SCRIPT, encoding="utf-8")
-    try:
-        proc = subprocess.run([sys.executable, str(script), f"http://127.0.0.1:{server.server_port}", str(out)],
-                              cwd=ROOT, capture_output=True, text=True, timeout=120,
-                              env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (
-                                  str(ROOT), os.environ.get("PYTHONPATH"))))})
-    finally:
-        server.shutdown()
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    items = [json.loads(line) for line in (out / "items.jsonl").read_text(encoding="utf-8").splitlines()]
-    stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
+    items, stats, _ = crawl_served_pages(PAGES, CRAWL_SCRIPT, tmp_path_factory.mktemp("crawl"))
     return {item["path"]: item for item in items}, stats
 
 

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
-import subprocess
-import sys
 import textwrap
-import threading
 from argparse import Namespace
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from pageserver import crawl_served_pages
 from scrapy import Request, Spider
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
@@ -66,26 +62,6 @@ PAGES = {
 }
 
 
-class _Handler(BaseHTTPRequestHandler):
-    def do_GET(self):
-        if self.path not in PAGES:
-            self.send_error(404)
-            return
-        ctype, body, compress = PAGES[self.path]
-        if compress:
-            body = gzip.compress(body)
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        if compress:
-            self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
 CRAWL_SCRIPT = textwrap.dedent("""
     import json, sys
     import scrapy
@@ -128,21 +104,8 @@ CRAWL_SCRIPT = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def crawl(tmp_path_factory):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     out = tmp_path_factory.mktemp("corpus_crawl")
-    script = out / "crawl.py"
-    script.write_text(CRAWL_SCRIPT, encoding="utf-8")
-    base = f"http://127.0.0.1:{server.server_port}"
-    try:
-        proc = subprocess.run([sys.executable, str(script), base, str(out)], cwd=ROOT, capture_output=True,
-                              text=True, timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                                  filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))})
-    finally:
-        server.shutdown()
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    items = [json.loads(line) for line in (out / "items.jsonl").read_text(encoding="utf-8").splitlines()]
-    stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
+    items, stats, base = crawl_served_pages(PAGES, CRAWL_SCRIPT, out)
     return out, base, {item["url"][len(base):]: item for item in items}, stats
 
 
