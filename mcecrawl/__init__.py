@@ -3,7 +3,7 @@
 The algorithm core (:mod:`mcecrawl.algorithms`) is free of Scrapy::
 
     >>> import mcecrawl
-    >>> result = mcecrawl.extract(html_bytes, algorithm="dana")   # doctest: +SKIP
+    >>> result = mcecrawl.extract(html_bytes, algorithm="scored_regions")   # doctest: +SKIP
     >>> result.status, result.text                                  # doctest: +SKIP
 """
 __version__ = "0.1.0"

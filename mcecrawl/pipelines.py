@@ -19,6 +19,7 @@ from typing import Any
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
+from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.exporters import sanitize
 from mcecrawl.items import SCHEMA_VERSION
 
@@ -100,7 +101,7 @@ class ExtractionPipeline:
         return item
 
     async def _extract(self, adapter: ItemAdapter, html: str) -> None:
-        job = (html, adapter.get("algorithm") or "dana", dict(adapter.get("params") or {}), adapter.get("url"))
+        job = (html, adapter.get("algorithm") or DEFAULT_ALGORITHM, dict(adapter.get("params") or {}), adapter.get("url"))
         result = None
         if self._pool is not None:
             from mcecrawl.extraction_worker import WorkerDied

@@ -23,7 +23,7 @@ three-line spider (``class X(ProfileSpider): name = "x"``).  Keys::
                      "values": [...]}, "og_types": [...]}
     canonical       {"scheme": "https", "host": "www.example.com", "rewrites": [[regex, repl], ...],
                      "strip_params": [glob, ...], "keep_params": [name, ...] (listing pagination)}
-    extraction      {"algorithm": "dana", "params": {...}}  (rewritten by ``mcecrawl tune``)
+    extraction      {"algorithm": "scored_regions", "params": {...}}  (rewritten by ``mcecrawl tune``)
     politeness      {"download_delay": seconds, "concurrency": per-domain requests}
     terms           {"forbids": ["crawling", "dataset-building", ...], "source": url, "note": text}:
                     with a non-empty "forbids" the live host is crawled only when the operator sets
@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from mcecrawl.algorithms import DEFAULT_ALGORITHM
 
 PROFILES_DIR = Path(__file__).resolve().parent / "profiles"
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "profile.schema.json"
@@ -85,7 +87,7 @@ class Profile:
     max_listing_pages: int = 50
     evidence: dict[str, Any] = field(default_factory=dict)
     canonical: dict[str, Any] = field(default_factory=dict)
-    extraction: dict[str, Any] = field(default_factory=lambda: {"algorithm": "dana", "params": {}})
+    extraction: dict[str, Any] = field(default_factory=lambda: {"algorithm": DEFAULT_ALGORITHM, "params": {}})
     politeness: dict[str, Any] = field(default_factory=dict)
     terms: dict[str, Any] = field(default_factory=dict)
     blocked_markers: tuple[str, ...] = ()
@@ -225,7 +227,7 @@ def profile_from_dict(data: dict, path: Path | None = None) -> Profile:
         max_listing_pages=int(pagination.get("max_pages", 50)),
         evidence=dict(data.get("evidence", {})),
         canonical=dict(data.get("canonical", {})),
-        extraction=dict(data.get("extraction", {"algorithm": "dana", "params": {}})),
+        extraction=dict(data.get("extraction", {"algorithm": DEFAULT_ALGORITHM, "params": {}})),
         politeness=dict(data.get("politeness", {})),
         terms=dict(data.get("terms", {})),
         blocked_markers=tuple(data.get("blocked_markers", ())),

@@ -18,8 +18,8 @@ from mcecrawl.algorithms.result import Extraction, Region
 logger = logging.getLogger(__name__)
 
 # Every algorithm the project knows, in the order the CLI lists them.
-ALGORITHM_NAMES = ("dana", "danag", "r2l", "xpath_blocks")
-DEFAULT_ALGORITHM = "dana"
+ALGORITHM_NAMES = ("scored_regions", "dana", "danag", "r2l", "xpath_blocks")
+DEFAULT_ALGORITHM = "scored_regions"
 
 # Sniffing of non-HTML bytes: magic numbers of the formats a crawler meets instead of a page
 # (PNG, PDF, gzip, zip, GIF, JPEG, WebP/RIFF, bzip2, 7z, zstd, xz, ELF).

@@ -419,3 +419,17 @@ def block_starts(lines: Lines) -> np.ndarray:
     out = np.zeros(len(lines), dtype=bool)
     out[np.flatnonzero(at_tag)] = np.isin(keys, _BLOCK_KEYS)
     return out
+
+
+def name_key(name: bytes) -> int:
+    """The key :func:`tag_keys` gives a tag called ``name`` (lower case ASCII)."""
+    return int.from_bytes(name[:_NAME_BYTES].lower().ljust(_NAME_BYTES, b"\0"), "little")
+
+
+def tag_keys(lines: Lines) -> tuple[np.ndarray, np.ndarray]:
+    """Per tag of ``lines.tag_starts``: its name key (:func:`name_key`) and whether it closes."""
+    arr = _byte_array(lines)
+    if not len(lines.tag_starts):
+        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=bool)
+    closing = arr[np.minimum(lines.tag_starts + 1, len(arr) - 1)] == _SLASH
+    return _tag_name_keys(arr, lines.tag_starts), closing

@@ -185,3 +185,51 @@ def find_title(page: str) -> str | None:
         if m and _clean(m.group(1)):
             return _clean(m.group(1))
     return None
+
+
+def collapse(text: str) -> str:
+    """Whitespace runs to one space, stripped (ZWNJ kept; stray U+FEFF removed)."""
+    return _collapse(text.replace("\ufeff", "") if "\ufeff" in text else text)
+
+
+def parse_tree(source: bytes):
+    """The lxml tree of a region's UTF-8 bytes with scripts, styles and widgets removed, or
+    None when libxml2 gave up (callers fall back to :func:`parse_region`'s tag stripping)."""
+    if not source.strip():
+        return None
+    try:
+        root = etree.fromstring(source, _BYTES_PARSER)
+    except (etree.ParserError, ValueError):
+        return None
+    if root is None or any(_DEPTH_ERROR in e.message for e in _BYTES_PARSER.error_log):
+        return None
+    etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
+    return root
+
+
+_H1_BYTES = re.compile(rb"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
+
+
+def page_titles(page: str) -> list[str]:
+    """The titles a page declares for itself: og:title / twitter:title, then ``<title>``."""
+    head = page[:TITLE_WINDOW_CHARS]
+    out = []
+    m = _META_TITLE.search(head)
+    if m:
+        c = _CONTENT_ATTR.search(m.group())
+        if c and _clean(c.group(1) or c.group(2) or ""):
+            out.append(_clean(c.group(1) or c.group(2)))
+    m = _TITLE.search(head)
+    if m and _clean(m.group(1)):
+        out.append(_clean(m.group(1)))
+    return out
+
+
+def h1_headings(data: bytes) -> list[tuple[int, str]]:
+    """(byte offset, text) of every non-empty ``<h1>`` of a page's UTF-8 bytes."""
+    out = []
+    for m in _H1_BYTES.finditer(data):
+        text = _clean(m.group(1).decode("utf-8", "replace"))
+        if text:
+            out.append((m.start(), text))
+    return out

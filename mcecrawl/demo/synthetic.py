@@ -15,6 +15,8 @@ import html
 import json
 from pathlib import Path
 
+from mcecrawl.algorithms import DEFAULT_ALGORITHM
+
 HOST = "news.example"
 
 
@@ -133,7 +135,7 @@ class SyntheticSite:
         return 200, ctype, body
 
     # -- profile ----------------------------------------------------------------------------------
-    def profile(self, name: str = "synthetic", algorithm: str = "dana") -> dict:
+    def profile(self, name: str = "synthetic", algorithm: str = DEFAULT_ALGORITHM) -> dict:
         return {
             "name": name, "site": "news.example (synthetic)", "lang": self.lang, "live_hosts": [HOST],
             "entry_points": {"sitemaps": [f"https://{HOST}/sitemap.xml"], "listings": [f"https://{HOST}/archive"]},

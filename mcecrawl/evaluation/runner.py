@@ -61,7 +61,7 @@ def resolve(name: str) -> Runner:
             raise UnknownAlgorithm(f"peer {peer!r} is not installed (pip install 'mcecrawl[peers]'); "
                                    f"installed: {', '.join(available_peers()) or 'none'}")
         importlib.import_module(PEERS[peer][0])  # import now, not inside the first page's timing
-        return lambda page, params: run_peer(peer, page.text, page.url)
+        return lambda page, params: run_peer(peer, page.text, page.url, page.lang)
     if name not in algorithms.ALGORITHMS:
         known = ", ".join(sorted(algorithms.ALGORITHMS)) or "none registered yet"
         raise UnknownAlgorithm(f"unknown algorithm {name!r} (available: {known})")

@@ -36,6 +36,7 @@ from scrapy.exceptions import CloseSpider
 from scrapy.http import Request, Response
 from scrapy.utils.response import get_base_url
 
+from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
 from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, Profile, load_profile
 
@@ -214,7 +215,7 @@ class ProfileSpider(scrapy.Spider):
         self.base_url = base_url.rstrip("/") if base_url else None
         self.since: str | None = date.fromisoformat(since).isoformat() if since else None
         self.limit = int(limit) if limit not in (None, "") else None
-        self.algorithm = algorithm or self.profile.extraction.get("algorithm", "dana")
+        self.algorithm = algorithm or self.profile.extraction.get("algorithm", DEFAULT_ALGORITHM)
         # Read by EncodingNormalizationMiddleware: a profile may force the site's charset.
         self.mce_encoding = self.profile.raw.get("encoding") or None
         self.algorithm_params = dict(self.profile.extraction.get("params", {})) if not algorithm else {}

@@ -15,7 +15,7 @@ PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
 def test_registry_resolves_lazily_by_module():
     assert {"dana", "danag", "r2l"} <= set(ALGORITHMS)
     assert ALGORITHMS["dana"].__name__ == "dana"
-    with pytest.raises(ValueError, match="unknown algorithm 'nope'; available: dana"):
+    with pytest.raises(ValueError, match="unknown algorithm 'nope'; available: scored_regions, dana"):
         get_algorithm("nope")
     with pytest.raises(ValueError):
         mcecrawl.extract(b"<p>x</p>", algorithm="nope")

@@ -25,7 +25,8 @@ def pages(tmp_path):
 def test_text_output_of_one_file(capsys):
     assert main(["extract", str(FIXTURE)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("بارش برف سنگین از بامداد امروز") and "==>" not in out
+    # The default's text policy: the headline, then the article's blocks.
+    assert out.startswith("بارش برف سنگین در تهران و تعطیلی مدارس\nبارش برف سنگین از بامداد امروز") and "==>" not in out
 
 
 def test_jsonl_over_directory_with_a_bad_page(pages, tmp_path, capsys):
@@ -36,8 +37,8 @@ def test_jsonl_over_directory_with_a_bad_page(pages, tmp_path, capsys):
     assert sorted(by_name) == ["a.html", "b.htm", "broken.html"]  # notes.txt is not a page
     assert by_name["broken.html"]["status"] == "error" and "PNG" in by_name["broken.html"]["reason"]
     good = by_name["a.html"]
-    assert good["status"] == "ok" and good["encoding"] == "utf-8" and good["algorithm"] == "dana"
-    assert good["params"]["P"] == 30 and "سازمان هواشناسی" in good["text"]
+    assert good["status"] == "ok" and good["encoding"] == "utf-8" and good["algorithm"] == "scored_regions"
+    assert good["params"]["gap"] == 30 and "سازمان هواشناسی" in good["text"]
     assert set(good) >= {"path", "status", "reason", "text", "algorithm", "params", "encoding"}
     assert "3 pages: 1 error, 2 ok" in capsys.readouterr().err
 

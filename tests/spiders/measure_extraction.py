@@ -32,6 +32,7 @@ from build_news_sites import SITES, generate  # noqa: E402
 # tolerance in lines (R2L §3, DANAg §3.3); the defaults were tuned on whole-page benchmarks, and
 # short news pages with a footer close to the body may want less.
 GRID = {
+    "scored_regions": [{}],
     "r2l": [{}],
     "dana": [{}, {"P": 10}, {"P": 20}],
     "danag": [{}, {"gap": 10}, {"gap": 20}],

@@ -1,0 +1,583 @@
+"""Scored regions: the project's own main-content method, built on the DANAg line profile.
+
+DANA and DANAg [1]_ [2]_ keep one region of the smoothed content-minus-code profile: the longest
+column or the region with most characters.  On pages they were not fitted to that single choice
+is where they fail: a long "about this site" footer paragraph, or a "most read" list, can be the
+densest run, and an article split by in-article promo blocks loses its first part.  This method
+keeps the papers' profile as its cheap first pass and decides among *all* its regions with
+page-independent evidence, parsing only the chosen lines.  Phases, one function each:
+
+1. :func:`line_profile` — DANAg §3.1-3.2: lines (tag per line, R2L paper §4.1), content and code
+   characters per line after removing scripts, styles and comments, smoothed by formula (1); plus,
+   per line, the content characters inside links and the sentence punctuation outside tags.
+2. :func:`candidate_regions` — every run above the axis is a candidate, and runs at most
+   ``gap`` lines apart form one region (DANAg §3.3 applied from every run, not only the largest).
+3. :func:`score_regions` — each region's non-link text, weighted by its sentence punctuation,
+   by the boilerplate or article labels of its enclosing containers (Readability's published
+   class/id lists; ``<article>``, ``itemprop=articleBody``, ``<main>``), and by its distance to the
+   page's headline.
+4. :func:`join_regions` — neighbouring regions that read as article text and sit in the same
+   container as the chosen one are joined (an article split by a figure, a quote or a promo block).
+5. :func:`clean_region` — the chosen lines are parsed (lxml) and, inside them, boilerplate
+   containers, captions, bylines/datelines and link-dense blocks are dropped.
+6. Text policy: the headline (:func:`find_headline`) first, then one block per line.
+
+A safety net (:func:`sanity_check`) rejects a choice that is mostly links, has no sentence
+punctuation, or holds a tiny share of the page's text; the next region is tried, and ``reason``
+says when one was.  Decisions and their measurements: ``docs/algorithms.md``.
+
+References
+----------
+.. [1] H. Mohammadzadeh, T. Gottron, F. Schweiggert, G. Nakhaeizadeh (2011). Extracting the main
+   content of web documents based on a naive smoothing method. KDIR 2011, pp. 470-475.
+.. [2] H. Mohammadzadeh, T. Gottron, F. Schweiggert, G. Nakhaeizadeh (2011). A fast and accurate
+   approach for main content extraction based on character encoding. TIR 2011 (slides).
+.. [3] Mozilla Readability (Readability.js), ``REGEXPS`` and ``_grabArticle``: class/id word lists.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+from lxml import etree
+
+from mcecrawl.algorithms import common
+from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
+from mcecrawl.algorithms.lines import Lines, name_key, segment_lines, tag_keys
+from mcecrawl.algorithms.parse import BLOCK_TAGS, DROPPED_TAGS, collapse, h1_headings, page_titles, parse_tree
+from mcecrawl.algorithms.region import SMOOTHING_RADIUS, positive_runs, smooth
+from mcecrawl.algorithms.result import Extraction
+
+NAME = "scored_regions"
+
+# Phase 2: lines between two runs of one region; DANAg's gap as re-tuned for tag-per-line
+# segmentation (mcecrawl.algorithms.danag.GAP_DEFAULT, docs/algorithms.md).
+GAP_DEFAULT = 30
+
+# Phase 3.  Sentence punctuation per 100 content characters at which a region reads fully as
+# prose; below it the score falls linearly.  Prose has ~2-6 (a sentence end and commas every
+# ~100 Latin or Arabic characters, more in CJK); menus and link lists ~0.
+PUNCT_PER_100_FULL = 1.0
+# Weight of a region whose enclosing container carries a boilerplate word (Readability's
+# unlikelyCandidates / negative lists) or is <nav>, <aside>, <footer>.
+BOILERPLATE_WEIGHT = 0.2
+# Lines of a region whose containers vote on its labels (the densest ones).
+VOTING_LINES = 1
+# Weight of a region inside a container the page labels as the article.
+LABELLED_WEIGHT = 4.0
+# Weight of the region holding the headline or following it most closely.
+HEADLINE_WEIGHT = 2.0
+
+# Phase 4: a neighbour is joined when it reads as prose (at most this share of link text) ...
+JOIN_MAX_LINK_SHARE = 0.5
+# ... and when the two share a container at most this many levels above the chosen region's
+# innermost one (or a container labelled as the article).
+JOIN_MAX_LEVELS = 2
+
+# Phase 5: a block whose characters are mostly link text is navigation (Readability's link
+# density threshold for a node of weight < 25 is 0.2, for others 0.5; jusText's 0.2 for "bad").
+BLOCK_MAX_LINK_SHARE = 0.5
+# Lines the region's end may move to close the container it ends in.  Flat on the dev sets
+# between 30 (DANAg's gap) and 100 (BENCHMARKS.md); 100 closes a five-item "most read" box.
+CLOSE_LINES = 100
+# Containers dropped whole when mostly link text with at least two links (related / most-read
+# boxes: their heading goes with them), as Readability's conditional cleaning of lists and
+# sections by link density.
+LINK_BOX_TAGS = frozenset({"section", "div", "ul", "ol", "aside", "nav", "table", "dl"})
+LINK_BOX_MIN_LINKS = 2
+# The article's own containers are parsed as this tag, exempt from cleaning (they hold it).
+ARTICLE_MARK = "data-mce-article"
+ARTICLE_TAG = b"<div data-mce-article>"
+# A byline or dateline is a short block; long ones are kept (they can hold the lead).
+BYLINE_MAX_CHARS = 100
+
+# Safety net: a choice below this share of the page's content characters, or above the link
+# share, or with no punctuation where other regions have some, is replaced by the next region.
+MIN_TEXT_SHARE = 0.05
+MAX_LINK_SHARE = 0.6
+
+DEFAULTS = {"gap": GAP_DEFAULT, "radius": SMOOTHING_RADIUS, "headline": True}
+CHOICES: dict[str, tuple] = {}
+
+# Readability.js REGEXPS (Mozilla, Apache-2.0): class/id words of boilerplate and of content.
+UNLIKELY = re.compile(
+    r"-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|"
+    r"menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|"
+    r"pagination|pager|popup|yom-remote", re.I)
+MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|mathjax|shadow", re.I)
+NEGATIVE = re.compile(
+    r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|"
+    r"outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget", re.I)
+POSITIVE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story", re.I)
+BYLINE = re.compile(r"byline|author|dateline|writtenby|p-author", re.I)  # Readability.js REGEXPS.byline
+# ARIA roles Readability drops (UNLIKELY_ROLES).
+UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"})
+# HTML sectioning elements that are never the article (HTML §4.3: nav, aside; footer of a section).
+BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
+# Elements whose content is not the article's running text: captions, figures, forms' parts.
+CLEANED_TAGS = frozenset({"figure", "figcaption", "nav", "aside", "footer", "form", "time", "address"})
+# Containers that always have an end tag (HTML §13.1.2.4 lists p, li, td… as optional); depth
+# counted over these alone stays right on pages that leave optional end tags out.
+CONTAINER_TAGS = frozenset({"div", "section", "article", "main", "aside", "nav", "header", "footer", "ul", "ol",
+                            "table", "form", "figure", "body"})
+
+# Sentence punctuation: ASCII . , ! ? ; Arabic comma, semicolon, question mark (U+060C, 061B,
+# 061F), Urdu full stop (U+06D4), Devanagari danda (U+0964), CJK full stop and full-width
+# comma, exclamation and question marks (U+3002, FF0C, FF01, FF1F), as UTF-8 byte sequences.
+PUNCTUATION = (b".", b",", b"!", b"?", "\u060c".encode(), "\u061b".encode(), "\u061f".encode(),
+               "\u06d4".encode(), "\u0964".encode(), "\u3002".encode(), "\uff0c".encode(), "\uff01".encode(),
+               "\uff1f".encode())
+
+_ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+
+
+@dataclass
+class Profile:
+    """Phase 1 arrays over the kept lines (scripts, styles and comments removed)."""
+
+    lines: Lines
+    kept: np.ndarray  # index into lines of each kept line
+    content: np.ndarray
+    code: np.ndarray
+    smoothed: np.ndarray
+    link: np.ndarray  # content characters inside <a>
+    punct: np.ndarray  # sentence punctuation outside tags
+    depth: np.ndarray  # container depth at the line's start
+    opens: dict  # container depth -> sorted byte offsets of the container tags opening at it
+
+
+@dataclass
+class Candidate:
+    first: int  # kept-line indices, inclusive
+    last: int
+    chars: int
+    link: int
+    punct: int
+    densest: int  # the line at the middle of the region's text: its containers stand for the region's
+    score: float = 0.0
+    boilerplate: bool = False
+    labelled: bool = False
+    headline: bool = False
+    containers: list = field(default_factory=list)  # (offset, opening tag), innermost first
+
+    @property
+    def link_share(self) -> float:
+        return self.link / self.chars if self.chars else 1.0
+
+    @property
+    def punct_per_100(self) -> float:
+        return 100.0 * self.punct / self.chars if self.chars else 0.0
+
+
+def line_profile(text: str, *, radius: int = SMOOTHING_RADIUS) -> Profile:
+    """Phase 1: DANAg's per-line content and code (§3.1) and smoothing (§3.2), plus link text,
+    punctuation and container depth per line (all numpy passes over the bytes)."""
+    lines = segment_lines(text, split="tag")
+    kept = remove_scripts_styles_comments(lines)
+    content, code = calculate_lengths(lines, kept)
+    smoothed = smooth(content, code, radius=radius)
+    arr = np.frombuffer(lines.data, dtype=np.uint8)
+    starts = lines.starts[kept]
+    keys, closing = tag_keys(lines)
+    tag_starts = lines.tag_starts
+
+    # Link text: a line's text follows the tag at its start, so it is link text when the last
+    # <a> or </a> before that start opens a link (links do not nest: an <a> start tag closes an
+    # open one, HTML §13.2.6.4.7), which keeps one unclosed <a> from spreading.
+    at = np.searchsorted(tag_starts, starts, side="right")
+    a_tags = np.flatnonzero(keys == name_key(b"a"))
+    last_a = np.searchsorted(a_tags, at, side="left") - 1  # a-tags among the first `at` tags
+    link = np.where((last_a >= 0) & ~closing[a_tags[np.maximum(last_a, 0)]] if len(a_tags) else False, content, 0)
+
+    # Container depth, over the container tags only.
+    is_box = np.isin(keys, np.array([name_key(t.encode()) for t in CONTAINER_TAGS], dtype=np.uint64))
+    box_delta = np.where(is_box, np.where(closing, -1, 1), 0)
+    box_depth = np.concatenate(([0], np.cumsum(box_delta)))
+    depth = box_depth[at]
+    opens: dict[int, np.ndarray] = {}
+    open_idx = np.flatnonzero(is_box & ~closing)
+    open_depth = box_depth[open_idx + 1]
+    for d in np.unique(open_depth):
+        opens[int(d)] = tag_starts[open_idx[open_depth == d]]
+
+    punct = _punctuation_per_line(arr, lines, starts)
+    return Profile(lines, kept, content, code, smoothed, link, punct, depth, opens)
+
+
+def _punctuation_per_line(arr: np.ndarray, lines: Lines, starts: np.ndarray) -> np.ndarray:
+    """Sentence punctuation outside tags per kept line (sparse: positions, not a byte mask)."""
+    hits = []
+    data = lines.data
+    for mark in PUNCTUATION:
+        if len(mark) == 1:
+            hits.append(np.flatnonzero(arr == mark[0]))
+        else:
+            pos = np.flatnonzero(arr[:len(arr) - len(mark) + 1] == mark[0])
+            for j in range(1, len(mark)):
+                pos = pos[arr[pos + j] == mark[j]]
+            hits.append(pos)
+    pos = np.sort(np.concatenate(hits)) if hits else np.zeros(0, dtype=np.int64)
+    del data
+    if len(lines.tag_starts) and len(pos):
+        k = np.searchsorted(lines.tag_starts, pos, side="right") - 1
+        in_tag = (k >= 0) & (pos <= lines.tag_ends[np.maximum(k, 0)])
+        pos = pos[~in_tag]
+    line = np.searchsorted(starts, pos, side="right") - 1
+    line = line[line >= 0]
+    # Positions on removed (script/style/comment) lines fall on the kept line before them;
+    # those lines were removed because they are protected, so drop positions inside them.
+    out = np.bincount(line, minlength=len(starts)).astype(np.int64)
+    return out
+
+
+def candidate_regions(profile: Profile, *, gap: int = GAP_DEFAULT) -> list[Candidate]:
+    """Phase 2: runs above the axis, grouped into regions where at most ``gap`` lines apart."""
+    firsts, lasts = positive_runs(profile.smoothed)
+    if not len(firsts):
+        return []
+    breaks = np.flatnonzero(firsts[1:] - lasts[:-1] - 1 > gap)
+    group_first = np.concatenate(([0], breaks + 1))
+    group_last = np.concatenate((breaks, [len(firsts) - 1]))
+    csum = {name: np.concatenate(([0], np.cumsum(getattr(profile, name), dtype=np.int64)))
+            for name in ("content", "link", "punct")}
+    out = []
+    for g0, g1 in zip(group_first, group_last):
+        a, b = int(firsts[g0]), int(lasts[g1])
+        chars, link, punct = (int(csum[n][b + 1] - csum[n][a]) for n in ("content", "link", "punct"))
+        if chars:
+            out.append(Candidate(a, b, chars, link, punct, median_line(profile, a, b)))
+    return out
+
+
+def median_line(profile: Profile, first: int, last: int) -> int:
+    """The line holding the middle character of the region's non-link text: its containers
+    stand for the region (a long footer paragraph at one end cannot, as the densest line can)."""
+    text = np.clip(profile.content[first:last + 1] - profile.link[first:last + 1], 0, None)
+    csum = np.cumsum(text)
+    if not len(csum) or csum[-1] == 0:
+        return first
+    return first + int(np.searchsorted(csum, csum[-1] / 2))
+
+
+def whole_page(profile: Profile) -> Candidate:
+    """All kept lines as one region (the safety net for pages without a dense line)."""
+    last = len(profile.kept) - 1
+    return Candidate(0, last, int(profile.content.sum()), int(profile.link.sum()), int(profile.punct.sum()),
+                     median_line(profile, 0, last))
+
+
+def containers(profile: Profile, line: int) -> list[tuple[int, bytes]]:
+    """(byte offset, opening tag) of the containers enclosing kept line ``line``, innermost first."""
+    at = int(profile.lines.starts[profile.kept[line]])
+    out = []
+    for d in range(int(profile.depth[line]), 0, -1):
+        starts = profile.opens.get(d)
+        if starts is None:
+            continue
+        i = int(np.searchsorted(starts, at, side="right")) - 1
+        if i >= 0:
+            s = int(starts[i])
+            out.append((s, profile.lines.data[s:profile.lines.data.find(b">", s) + 1]))
+    return out
+
+
+def _label(tag: bytes) -> tuple[str, str]:
+    """(tag name, "class id role itemprop" words) of an opening tag."""
+    m = re.match(rb"<([A-Za-z][A-Za-z0-9]*)", tag)
+    name = m.group(1).lower().decode() if m else ""
+    words = " ".join((v2 or v3 or v4).decode("utf-8", "replace") for _, v2, v3, v4 in _ATTR.findall(tag))
+    return name, words
+
+
+def is_boilerplate(name: str, words: str) -> bool:
+    """Readability's test (``_grabArticle``): an unlikely word not redeemed by a candidate
+    word, or an unlikely ARIA role; plus HTML's nav/aside/footer."""
+    if name in BOILERPLATE_TAGS:
+        return True
+    if name == "body" or not words:
+        return False
+    if set(words.lower().split()) & UNLIKELY_ROLES:
+        return True
+    return bool(UNLIKELY.search(words) and not MAYBE_CANDIDATE.search(words))
+
+
+def is_labelled(name: str, words: str) -> bool:
+    """A container the page itself labels as its article: <article>, <main>, articleBody."""
+    return name in ("article", "main") or "articlebody" in words.lower() or "main" in words.lower().split()
+
+
+def score_regions(profile: Profile, candidates: list[Candidate], headline_line: int | None) -> None:
+    """Phase 3: score = non-link characters x punctuation x container labels x headline."""
+    nearest = None
+    if headline_line is not None:
+        after = [c for c in candidates if c.last >= headline_line and c.chars - c.link > 0]
+        nearest = after[0] if after else None
+    text = profile.content - profile.link
+    for c in candidates:
+        c.containers = containers(profile, c.densest)
+        # Containers of the region's densest lines vote, weighted by their text: one caption
+        # or teaser line in a boilerplate box does not condemn the region, nor redeem it.
+        dense = c.first + np.argsort(-text[c.first:c.last + 1], kind="stable")[:VOTING_LINES]
+        votes = {"boilerplate": 0.0, "labelled": 0.0}
+        for line in dense:
+            if text[line] <= 0:
+                continue
+            labels = [_label(t) for _, t in (c.containers if line == c.densest else containers(profile, int(line)))]
+            votes["boilerplate"] += text[line] * any(is_boilerplate(n, w) for n, w in labels)
+            votes["labelled"] += text[line] * any(is_labelled(n, w) for n, w in labels)
+        weight = float(text[dense].clip(0).sum()) or 1.0
+        c.boilerplate = votes["boilerplate"] / weight > 0.5
+        c.labelled = votes["labelled"] / weight > 0.5
+        c.headline = c is nearest
+        s = float(c.chars - c.link) * min(1.0, c.punct_per_100 / PUNCT_PER_100_FULL)
+        if c.boilerplate:
+            s *= BOILERPLATE_WEIGHT
+        if c.labelled:
+            s *= LABELLED_WEIGHT
+        if c.headline:
+            s *= HEADLINE_WEIGHT
+        c.score = s
+
+
+def sanity_check(c: Candidate, total_chars: int, any_punct: bool) -> str:
+    """Why the chosen region is not an article ("" if it passes): the safety net's tests."""
+    if c.link_share > MAX_LINK_SHARE:
+        return f"mostly link text ({c.link_share:.0%})"
+    if any_punct and not c.punct:
+        return "no sentence punctuation"
+    if total_chars and (c.chars - c.link) < MIN_TEXT_SHARE * total_chars:
+        return f"{(c.chars - c.link) / total_chars:.1%} of the page's text"
+    return ""
+
+
+def same_article(a: Candidate, b: Candidate) -> bool:
+    """Whether region ``b`` belongs to the article of region ``a``: inside the container the page
+    labels as its article when ``a`` has one, else sharing a container at most
+    :data:`JOIN_MAX_LEVELS` levels above ``a``'s innermost one."""
+    b_offsets = {off for off, _ in b.containers}
+    for off, tag in a.containers:
+        if is_labelled(*_label(tag)):
+            return off in b_offsets
+    for level, (off, _) in enumerate(a.containers):
+        if off in b_offsets:
+            return level <= JOIN_MAX_LEVELS
+    return False
+
+
+def join_regions(profile: Profile, candidates: list[Candidate], best: Candidate) -> tuple[int, int]:
+    """Phase 4: extend ``best`` over neighbouring regions that read as article text (low link
+    share, sentence punctuation, no boilerplate container) in the same article container.
+    No distance limit: the shared container is the evidence (a limit of 400 or 1,000 lines
+    measured worse on long pages, docs/algorithms.md)."""
+    first, last = best.first, best.last
+    i = candidates.index(best)
+    for step in (-1, 1):
+        j = i + step
+        while 0 <= j < len(candidates):
+            c = candidates[j]
+            if not same_article(best, c):
+                break
+            if c.link_share <= JOIN_MAX_LINK_SHARE and c.punct and not c.boilerplate:
+                first, last = min(first, c.first), max(last, c.last)
+            j += step  # a promo or link box inside the article is stepped over, not joined
+    return first, last
+
+
+def trim_to_article(profile: Profile, best: Candidate, first: int, last: int) -> tuple[int, int]:
+    """Cut the region to the container the page labels as the article around ``best`` (if any):
+    lines grouped with it only by the gap (a box after ``</main>``) are not the article."""
+    for off, tag in best.containers:
+        if is_labelled(*_label(tag)):
+            starts = profile.lines.starts[profile.kept]
+            opens = max(int(np.searchsorted(starts, off, side="right")) - 1, 0)
+            level = int(profile.depth[opens])
+            after = np.flatnonzero(profile.depth[best.densest:last + 1] < level)
+            end = best.densest + int(after[0]) if len(after) else last
+            return max(first, opens), end
+    return first, last
+
+
+def close_containers(profile: Profile, first: int, last: int) -> int:
+    """Move the region's end to the line closing the container that holds the whole region
+    (else the one its last line is in), at most :data:`CLOSE_LINES` further: a short closing
+    paragraph below the axis is kept, and a box cut in half (a "most read" heading without its
+    list) is parsed whole and cleaned as one."""
+    depth = profile.depth
+    stop = min(last + CLOSE_LINES, len(depth) - 1)
+    for level in (int(depth[first:last + 1].min()), int(depth[last])):
+        below = np.flatnonzero(depth[last + 1:stop + 1] < level)
+        if len(below):
+            return last + 1 + int(below[0])
+    return last
+
+
+def clean_region(profile: Profile, first: int, last: int, article: Candidate) -> list[str]:
+    """Phase 5: parse the lines ``first..last`` and keep the article's blocks.
+
+    The region is parsed inside the opening tags of the containers around its first line, so
+    that a boilerplate container it starts in (a header, a sidebar) is seen and dropped.  The
+    containers around the article's densest line are kept whatever their labels: they hold it.
+    """
+    lines, data = profile.lines, profile.lines.data
+    a, b = int(lines.starts[profile.kept[first]]), int(lines.ends[profile.kept[last]])
+    keep = {off for off, _ in article.containers}
+    prefix = [ARTICLE_TAG if off in keep else tag for off, tag in reversed(containers(profile, first)) if off < a]
+    pieces, pos = [], a
+    for off in sorted(o for o in keep if a <= o < b):  # neutralise the article's own containers
+        end = data.find(b">", off) + 1
+        pieces += [data[pos:off], ARTICLE_TAG]
+        pos = end
+    pieces.append(data[pos:b])
+    root = parse_tree(b"".join(prefix + pieces))
+    if root is None:
+        return []
+    return _blocks(root)
+
+
+def _blocks(root) -> list[str]:
+    """Blocks of the region's tree, one per line, without boilerplate subtrees, captions,
+    bylines or link-dense blocks."""
+    out: list[str] = []
+    parts: list[str] = []
+    linked = [0]
+    in_link = 0
+
+    def flush():
+        text = collapse("".join(parts))
+        chars = len(text)
+        if chars and any(ch.isalnum() for ch in text) and linked[0] <= BLOCK_MAX_LINK_SHARE * chars:
+            out.append(text)
+        parts.clear()
+        linked[0] = 0
+
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
+        tag = el.tag if isinstance(el.tag, str) else ""
+        block = tag in BLOCK_TAGS
+        if event == "start":
+            if block:
+                flush()
+            if tag in DROPPED_TAGS or tag in CLEANED_TAGS or _is_clutter(el, tag):
+                walker.skip_subtree()
+                continue
+            if tag == "a":
+                in_link += 1
+            if el.text:
+                parts.append(el.text)
+                if in_link:
+                    linked[0] += len(el.text.strip())
+        else:
+            if tag == "a" and in_link:
+                in_link -= 1
+            if block:
+                flush()
+            if el.tail:
+                parts.append(el.tail)
+                if in_link:
+                    linked[0] += len(el.tail.strip())
+    flush()
+    return out
+
+
+def _is_clutter(el, tag: str) -> bool:
+    """Boilerplate containers (Readability's lists), link boxes, short bylines/datelines."""
+    if el.get(ARTICLE_MARK) is not None:
+        return False
+    if tag in LINK_BOX_TAGS and link_share(el) > BLOCK_MAX_LINK_SHARE and _links(el) >= LINK_BOX_MIN_LINKS:
+        return True  # a related / most-read box: its heading goes with its links
+    words = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"), el.get("itemprop"),
+                                   el.get("rel"))))
+    if not words:
+        return False
+    if tag not in ("body", "html") and is_boilerplate(tag, words):
+        return True
+    if NEGATIVE.search(words) and not POSITIVE.search(words) and link_share(el) > BLOCK_MAX_LINK_SHARE:
+        return True  # Readability's conditional cleaning: a negative class with mostly links
+    if BYLINE.search(words):
+        text = "".join(el.itertext())
+        return len(collapse(text)) <= BYLINE_MAX_CHARS
+    return False
+
+
+def _links(el) -> int:
+    return sum(1 for _ in el.iter("a"))
+
+
+def link_share(el) -> float:
+    """Share of an element's characters that lie inside its links."""
+    total = sum(len(t.strip()) for t in el.itertext())
+    linked = sum(len(t.strip()) for a in el.iter("a") for t in a.itertext())
+    return linked / total if total else 0.0
+
+
+def find_headline(text: str, profile: Profile) -> tuple[str | None, int | None]:
+    """The page's headline and its kept line: of its ``<h1>`` elements the one sharing most words
+    with og:title / ``<title>`` (not a logo ``<h1>`` holding the site name), else og:title, else
+    the title (text policy: the output's first line)."""
+    h1s, titles = h1_headings(profile.lines.data), page_titles(text)
+
+    def agreement(h: str) -> float:
+        words = set(h.lower().split())
+        return max((len(words & set(t.lower().split())) / max(len(set(t.split())), 1) for t in titles),
+                   default=0.0)
+
+    if h1s:
+        offset, best = max(h1s, key=lambda h: (agreement(h[1]), -h[0]))
+        starts = profile.lines.starts[profile.kept]
+        return best, max(int(np.searchsorted(starts, offset, side="right")) - 1, 0)
+    return (titles[0] if titles else None), None
+
+
+def scored_regions(text: str, **params) -> Extraction:
+    """Extract the main content of a page by scoring every dense region of its line profile.
+
+    Parameters
+    ----------
+    text : str
+        The decoded page.
+    **params
+        ``gap`` (lines between runs of one region, default 30), ``radius`` (smoothing
+        neighbours, 1), ``headline`` (start the text with the headline, default true).
+
+    Returns
+    -------
+    Extraction
+        ``region`` holds the chosen kept lines and the DANAg profile; ``reason`` names the
+        safety net's choice when the best-scored region failed its sanity check.
+    """
+    p = common.resolve_params(NAME, DEFAULTS, CHOICES, params)
+    profile = line_profile(text, radius=p["radius"])
+    if not profile.content.any():
+        return common.empty(NAME, p, "no text outside tags, scripts, styles and comments", text)
+    candidates = candidate_regions(profile, gap=p["gap"])
+    reason = ""
+    if not candidates:
+        # Safety net: a short page can have text but no line above the axis; its whole body
+        # is the region, cleaned like any other (an empty result there would lose an article).
+        reason = "safety net: no line has more content than code characters; used the whole page"
+        candidates = [whole_page(profile)]
+    headline, headline_line = find_headline(text, profile)
+    score_regions(profile, candidates, headline_line)
+    ranked = sorted(candidates, key=lambda c: -c.score)
+    total = int(profile.content.sum() - profile.link.sum())
+    any_punct = any(c.punct for c in candidates)
+    best = ranked[0]
+    failed = sanity_check(best, total, any_punct)
+    if failed:
+        for alt in ranked[1:]:
+            if not sanity_check(alt, total, any_punct):
+                reason = f"safety net: best-scored region rejected ({failed}); used the next region"
+                best = alt
+                break
+        else:
+            reason = f"safety net: no region passed ({failed}); used the best-scored region"
+    first, last = join_regions(profile, candidates, best)
+    last = close_containers(profile, first, last)
+    blocks = clean_region(profile, first, last, best)
+    if p["headline"] and headline:
+        key = collapse(headline)
+        blocks = [key] + [b for b in blocks if b != key]
+    region = common.profile(first, last, profile.content, profile.code, profile.smoothed)
+    result = common.result(NAME, p, text, blocks, region)
+    return replace(result, reason=reason if result.ok else result.reason, title=headline or result.title)
