@@ -4,6 +4,7 @@
     python benchmarks/bench_default.py heldout              # leave-one-dataset-out, leave-one-site-out
     python benchmarks/bench_default.py speed [--rounds 7]   # MB/s vs resiliparse, interleaved rounds
     python benchmarks/bench_default.py all --peers          # everything, as Markdown for BENCHMARKS.md
+    python benchmarks/bench_default.py pin-peers            # pin the gate's peer_ok pages (baseline.json)
 
 Accuracy is word-token LCS F1 (:func:`mcecrawl.evaluation.lcs_f1`, Arabic-script folding); r2l
 Arabic-script pages are scored against ``gold_in_page/`` where it exists; snippet pages
@@ -254,9 +255,30 @@ def speed(args, pages) -> None:
               f"{rate['resiliparse']:.0f} | {rate['scored_regions'] / rate['resiliparse']:.2f}× |")
 
 
+def pin_peers(args, pages) -> None:
+    """Write ``peer_ok`` into benchmarks/baseline.json: per gated dataset, the pages (Arabic-script
+    only for r2l) where the best peer reaches the miss threshold against the gate's gold."""
+    import json
+
+    from mcecrawl.evaluation import gate
+
+    baseline = gate.load_baseline(gate.DEFAULT_BASELINE)
+    peer_ok: dict[str, list[str]] = {}
+    for name in ("r2l", "scrapinghub_aeb", "chinese_wce"):
+        for p in load_dataset(DATA / name):
+            if p.gold_kind != "full" or (name == "r2l" and p.lang not in ARABIC_SCRIPT):
+                continue
+            best = max(lcs_f1(run_peer(peer, p.text, p.url, p.lang).text, p.gold).f1 for peer in PEERS)
+            if best >= gate.MISS_PEER_F1:
+                peer_ok.setdefault(name, []).append(p.id)
+    baseline["peer_ok"] = {k: sorted(v) for k, v in peer_ok.items()}
+    gate.DEFAULT_BASELINE.write_text(json.dumps(baseline, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print({k: len(v) for k, v in peer_ok.items()})
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=("accuracy", "heldout", "speed", "all"))
+    ap.add_argument("what", choices=("accuracy", "heldout", "speed", "all", "pin-peers"))
     ap.add_argument("--peers", action="store_true")
     ap.add_argument("--rounds", type=int, default=7)
     args = ap.parse_args()
@@ -264,6 +286,9 @@ def main() -> int:
         print(f"{DATA} not found: the dev sets live in ../shared/data beside the repository")
         return 2
     pages = load_pages()
+    if args.what == "pin-peers":
+        pin_peers(args, pages)
+        return 0
     for step in (accuracy, heldout, speed):
         if args.what in (step.__name__, "all"):
             step(args, pages)

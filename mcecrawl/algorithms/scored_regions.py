@@ -62,8 +62,10 @@ PUNCT_PER_100_FULL = 1.0
 # Weight of a region whose enclosing container carries a boilerplate word (Readability's
 # unlikelyCandidates / negative lists) or is <nav>, <aside>, <footer>.
 BOILERPLATE_WEIGHT = 0.2
-# Lines of a region whose containers vote on its labels (the densest ones).
-VOTING_LINES = 1
+# Regions whose container labels are read, best first by their other evidence: labels weigh at
+# most LABELLED_WEIGHT / BOILERPLATE_WEIGHT = 20x, and pages rarely have more than a few regions
+# within that factor of the best.
+LABELLED_REGIONS = 8
 # Weight of a region inside a container the page labels as the article.
 LABELLED_WEIGHT = 4.0
 # Weight of the region holding the headline or following it most closely.
@@ -129,6 +131,8 @@ PUNCTUATION = (b".", b",", b"!", b"?", "\u060c".encode(), "\u061b".encode(), "\u
                "\u06d4".encode(), "\u0964".encode(), "\u3002".encode(), "\uff0c".encode(), "\uff01".encode(),
                "\uff1f".encode())
 
+_CONTAINER_KEYS = np.array(sorted(name_key(t.encode()) for t in CONTAINER_TAGS), dtype=np.uint64)
+_A_KEY = name_key(b"a")
 _ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -156,8 +160,8 @@ class Candidate:
     punct: int
     densest: int  # the line at the middle of the region's text: its containers stand for the region's
     score: float = 0.0
-    boilerplate: bool = False
-    labelled: bool = False
+    boilerplate: bool | None = None  # None: containers not read yet (label_region)
+    labelled: bool | None = None
     headline: bool = False
     containers: list = field(default_factory=list)  # (offset, opening tag), innermost first
 
@@ -186,12 +190,12 @@ def line_profile(text: str, *, radius: int = SMOOTHING_RADIUS) -> Profile:
     # <a> or </a> before that start opens a link (links do not nest: an <a> start tag closes an
     # open one, HTML §13.2.6.4.7), which keeps one unclosed <a> from spreading.
     at = np.searchsorted(tag_starts, starts, side="right")
-    a_tags = np.flatnonzero(keys == name_key(b"a"))
+    a_tags = np.flatnonzero(keys == _A_KEY)
     last_a = np.searchsorted(a_tags, at, side="left") - 1  # a-tags among the first `at` tags
     link = np.where((last_a >= 0) & ~closing[a_tags[np.maximum(last_a, 0)]] if len(a_tags) else False, content, 0)
 
     # Container depth, over the container tags only.
-    is_box = np.isin(keys, np.array([name_key(t.encode()) for t in CONTAINER_TAGS], dtype=np.uint64))
+    is_box = np.isin(keys, _CONTAINER_KEYS)
     box_delta = np.where(is_box, np.where(closing, -1, 1), 0)
     box_depth = np.concatenate(([0], np.cumsum(box_delta)))
     depth = box_depth[at]
@@ -307,37 +311,36 @@ def is_labelled(name: str, words: str) -> bool:
     return name in ("article", "main") or "articlebody" in words.lower() or "main" in words.lower().split()
 
 
+def label_region(profile: Profile, c: Candidate) -> Candidate:
+    """Containers of the region's middle line and what their labels say (computed once)."""
+    if c.boilerplate is None:
+        c.containers = containers(profile, c.densest)
+        labels = [_label(t) for _, t in c.containers]
+        c.boilerplate = any(is_boilerplate(n, w) for n, w in labels)
+        c.labelled = any(is_labelled(n, w) for n, w in labels)
+    return c
+
+
 def score_regions(profile: Profile, candidates: list[Candidate], headline_line: int | None) -> None:
-    """Phase 3: score = non-link characters x punctuation x container labels x headline."""
+    """Phase 3: score = non-link characters x punctuation x container labels x headline.
+
+    Container labels are read for the :data:`LABELLED_REGIONS` regions of highest score without
+    them; the others keep that score (labels only matter for the regions that can win)."""
     nearest = None
     if headline_line is not None:
         after = [c for c in candidates if c.last >= headline_line and c.chars - c.link > 0]
         nearest = after[0] if after else None
-    text = profile.content - profile.link
     for c in candidates:
-        c.containers = containers(profile, c.densest)
-        # Containers of the region's densest lines vote, weighted by their text: one caption
-        # or teaser line in a boilerplate box does not condemn the region, nor redeem it.
-        dense = c.first + np.argsort(-text[c.first:c.last + 1], kind="stable")[:VOTING_LINES]
-        votes = {"boilerplate": 0.0, "labelled": 0.0}
-        for line in dense:
-            if text[line] <= 0:
-                continue
-            labels = [_label(t) for _, t in (c.containers if line == c.densest else containers(profile, int(line)))]
-            votes["boilerplate"] += text[line] * any(is_boilerplate(n, w) for n, w in labels)
-            votes["labelled"] += text[line] * any(is_labelled(n, w) for n, w in labels)
-        weight = float(text[dense].clip(0).sum()) or 1.0
-        c.boilerplate = votes["boilerplate"] / weight > 0.5
-        c.labelled = votes["labelled"] / weight > 0.5
         c.headline = c is nearest
-        s = float(c.chars - c.link) * min(1.0, c.punct_per_100 / PUNCT_PER_100_FULL)
-        if c.boilerplate:
-            s *= BOILERPLATE_WEIGHT
-        if c.labelled:
-            s *= LABELLED_WEIGHT
+        c.score = float(c.chars - c.link) * min(1.0, c.punct_per_100 / PUNCT_PER_100_FULL)
         if c.headline:
-            s *= HEADLINE_WEIGHT
-        c.score = s
+            c.score *= HEADLINE_WEIGHT
+    for c in sorted(candidates, key=lambda c: -c.score)[:LABELLED_REGIONS]:
+        label_region(profile, c)
+        if c.boilerplate:
+            c.score *= BOILERPLATE_WEIGHT
+        if c.labelled:
+            c.score *= LABELLED_WEIGHT
 
 
 def sanity_check(c: Candidate, total_chars: int, any_punct: bool) -> str:
@@ -375,7 +378,7 @@ def join_regions(profile: Profile, candidates: list[Candidate], best: Candidate)
     for step in (-1, 1):
         j = i + step
         while 0 <= j < len(candidates):
-            c = candidates[j]
+            c = label_region(profile, candidates[j])
             if not same_article(best, c):
                 break
             if c.link_share <= JOIN_MAX_LINK_SHARE and c.punct and not c.boilerplate:
@@ -484,7 +487,7 @@ def _is_clutter(el, tag: str) -> bool:
     """Boilerplate containers (Readability's lists), link boxes, short bylines/datelines."""
     if el.get(ARTICLE_MARK) is not None:
         return False
-    if tag in LINK_BOX_TAGS and link_share(el) > BLOCK_MAX_LINK_SHARE and _links(el) >= LINK_BOX_MIN_LINKS:
+    if tag in LINK_BOX_TAGS and _links(el) >= LINK_BOX_MIN_LINKS and link_share(el) > BLOCK_MAX_LINK_SHARE:
         return True  # a related / most-read box: its heading goes with its links
     words = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"), el.get("itemprop"),
                                    el.get("rel"))))
@@ -501,14 +504,18 @@ def _is_clutter(el, tag: str) -> bool:
 
 
 def _links(el) -> int:
-    return sum(1 for _ in el.iter("a"))
+    return int(el.xpath("count(.//a)"))
+
+
+def _chars(texts) -> int:
+    """Non-whitespace characters of text nodes."""
+    return len("".join("".join(texts).split()))
 
 
 def link_share(el) -> float:
-    """Share of an element's characters that lie inside its links."""
-    total = sum(len(t.strip()) for t in el.itertext())
-    linked = sum(len(t.strip()) for a in el.iter("a") for t in a.itertext())
-    return linked / total if total else 0.0
+    """Share of an element's (non-whitespace) characters that lie inside its links."""
+    total = _chars(el.itertext())
+    return _chars(el.xpath(".//a//text()")) / total if total else 0.0
 
 
 def find_headline(text: str, profile: Profile) -> tuple[str | None, int | None]:
@@ -572,7 +579,7 @@ def scored_regions(text: str, **params) -> Extraction:
                 break
         else:
             reason = f"safety net: no region passed ({failed}); used the best-scored region"
-    first, last = join_regions(profile, candidates, best)
+    first, last = join_regions(profile, candidates, label_region(profile, best))
     last = close_containers(profile, first, last)
     blocks = clean_region(profile, first, last, best)
     if p["headline"] and headline:
