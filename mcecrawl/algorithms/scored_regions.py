@@ -131,6 +131,7 @@ PUNCTUATION = (b".", b",", b"!", b"?", "\u060c".encode(), "\u061b".encode(), "\u
                "\u06d4".encode(), "\u0964".encode(), "\u3002".encode(), "\uff0c".encode(), "\uff01".encode(),
                "\uff1f".encode())
 
+_INVISIBLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _CONTAINER_KEYS = np.array(sorted(name_key(t.encode()) for t in CONTAINER_TAGS), dtype=np.uint64)
 _A_KEY = name_key(b"a")
 _ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
@@ -487,6 +488,8 @@ def _is_clutter(el, tag: str) -> bool:
     """Boilerplate containers (Readability's lists), link boxes, short bylines/datelines."""
     if el.get(ARTICLE_MARK) is not None:
         return False
+    if el.get("hidden") is not None or el.get("aria-hidden") == "true" or _INVISIBLE.search(el.get("style") or ""):
+        return True  # Readability's _isProbablyVisible: not rendered, not the article's text
     if tag in LINK_BOX_TAGS and _links(el) >= LINK_BOX_MIN_LINKS and link_share(el) > BLOCK_MAX_LINK_SHARE:
         return True  # a related / most-read box: its heading goes with its links
     words = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"), el.get("itemprop"),
