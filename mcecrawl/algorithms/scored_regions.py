@@ -45,7 +45,8 @@ from lxml import etree
 from mcecrawl.algorithms import common
 from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
 from mcecrawl.algorithms.lines import Lines, name_key, segment_lines, tag_keys
-from mcecrawl.algorithms.parse import BLOCK_TAGS, DROPPED_TAGS, collapse, h1_headings, page_titles, parse_tree
+from mcecrawl.algorithms.parse import (BLOCK_TAGS, DROPPED_TAGS, collapse, h1_headings, page_titles, parse_region,
+                                       parse_tree)
 from mcecrawl.algorithms.region import SMOOTHING_RADIUS, positive_runs, smooth
 from mcecrawl.algorithms.result import Extraction
 
@@ -434,8 +435,8 @@ def clean_region(profile: Profile, first: int, last: int, article: Candidate) ->
         pos = end
     pieces.append(data[pos:b])
     root = parse_tree(b"".join(prefix + pieces))
-    if root is None:
-        return []
+    if root is None:  # libxml2 gave up (nesting past its depth limit): strip tags, lose no text
+        return parse_region(data[a:b])
     return _blocks(root)
 
 

@@ -8,7 +8,7 @@ import mcecrawl
 from mcecrawl.algorithms import ALGORITHMS, ParamError, get_algorithm, sniff_binary
 from tests.algorithms.conftest import ARTICLE
 
-LINE_BASED = ("dana", "danag", "r2l")
+LINE_BASED = ("scored_regions", "dana", "danag", "r2l")
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
 
 
@@ -90,7 +90,7 @@ def test_non_html_argument_type():
     assert result.status == "error" and "bytes or str" in result.reason
 
 
-@pytest.mark.parametrize("algorithm", ["dana", "danag"])
+@pytest.mark.parametrize("algorithm", ["scored_regions", "dana", "danag"])
 def test_50_mb_page_finishes_in_linear_time(algorithm, fa_page):
     body = fa_page * (50_000_000 // len(fa_page) + 1)
     started = time.perf_counter()
