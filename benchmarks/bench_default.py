@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import re
 import statistics
 import sys
 import time
@@ -52,6 +53,7 @@ TUNABLES = {
     "JOIN_MAX_LEVELS": (1, 2, 3),
     "CLOSE_LINES": (30, 100),
     "gap": (20, 30, 40),
+    "MEDIA": (sr.MEDIA, re.compile(r"(?!)")),  # our caption/gallery words: on, off
 }
 
 
@@ -158,6 +160,12 @@ def accuracy(args, pages) -> None:
         print(f"| {pg.id} | " + " | ".join(f"{r[pg.dataset + '/' + pg.id][0]:.3f}" for r in rows.values()) + " |")
 
 
+def _show(value) -> str:
+    """A tunable's value for a table: a word list by its words ("off" when it matches nothing)."""
+    pattern = getattr(value, "pattern", None)
+    return str(value) if pattern is None else ("off" if pattern == "(?!)" else f"`{pattern}`")
+
+
 def _with(name: str, value, pages) -> dict[str, tuple[float, str]]:
     """scored_regions with one tunable changed (module constant or parameter)."""
     if name == "gap":
@@ -211,7 +219,7 @@ def heldout(args, pages) -> None:
                 held = statistics.mean(res[pg.dataset + "/" + pg.id][0] for pg in mine)
             else:
                 held = ins
-            label = ", ".join(f"{n}={v}" for n, v in diff.items()) or "none"
+            label = ", ".join(f"{n}={_show(v)}" for n, v in diff.items()) or "none"
             print(f"| {u} | {len(mine)} | {ins:.3f} | {held:.3f} | {label} |")
 
     scored = [pg for pg in pages if pg.group in ("r2l Arabic-script", "scrapinghub_aeb", "readability_mozilla",
@@ -225,7 +233,7 @@ def heldout(args, pages) -> None:
     for (n, v), res in grid.items():
         m = means(pages, res)
         mark = " (default)" if v == defaults[n] else ""
-        print(f"| {n} | {v}{mark} | " + " | ".join(f"{m.get(g, 0):.3f}" for g in GROUPS) + " |")
+        print(f"| {n} | {_show(v)}{mark} | " + " | ".join(f"{m.get(g, 0):.3f}" for g in GROUPS) + " |")
 
 
 def speed(args, pages) -> None:

@@ -84,3 +84,18 @@ def test_update_refuses_to_lower_a_floor(pinned, tmp_path, capsys):
     assert gate.main(baseline=str(path), data_root=str(root)) == 0
     # raising is always allowed: repin on an unchanged algorithm keeps the floor
     assert gate.repin(json.loads(path.read_text()), root, ["mini"], ["first"])[1] == []
+
+
+def test_whole_page_misses_are_a_ceiling(pinned):
+    """misses = pages of ``peer_ok`` scoring below MISS_F1; the pinned count may not grow."""
+    root, baseline = pinned
+    gated = json.loads(json.dumps(baseline))
+    gated["peer_ok"] = {"mini": ["page-fa", "page-ar"]}
+    gated["floors"]["mini"]["first"]["misses"] = 0
+    assert all(f.ok for f in gate.check(gated, root))  # two of three gold paragraphs: F1 > 0.5
+    gated["floors"]["mini"]["crash"] = {"misses": 1}
+    failed = [f for f in gate.check(gated, root) if not f.ok]
+    assert [(f.algorithm, f.figure, f.measured) for f in failed] == [("crash", "misses", 2)]
+    assert "misses" in failed[0].note
+    _, refusals = gate.repin(gated, root, ["mini"], ["crash"])
+    assert refusals == ["mini/crash/misses: 1.0000 -> 2.0000"]

@@ -113,6 +113,8 @@ NEGATIVE = re.compile(
     r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|"
     r"outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget", re.I)
 POSITIVE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story", re.I)
+# Ours, kept only because it helps held out (BENCHMARKS.md): captions, credits, galleries.
+MEDIA = re.compile(r"caption|credit|gallery|slideshow|carousel", re.I)
 BYLINE = re.compile(r"byline|author|dateline|writtenby|p-author", re.I)  # Readability.js REGEXPS.byline
 # ARIA roles Readability drops (UNLIKELY_ROLES).
 UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"})
@@ -135,6 +137,10 @@ PUNCTUATION = (b".", b",", b"!", b"?", "\u060c".encode(), "\u061b".encode(), "\u
 _INVISIBLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _CONTAINER_KEYS = np.array(sorted(name_key(t.encode()) for t in CONTAINER_TAGS), dtype=np.uint64)
 _A_KEY = name_key(b"a")
+# Closing tags that end an unclosed link: the paragraph-like blocks (HTML §15.3.3 block boxes).
+_BLOCK_END_KEYS = np.array(sorted(name_key(t.encode()) for t in (
+    "p", "div", "li", "td", "th", "tr", "table", "ul", "ol", "dl", "dd", "dt", "section", "article", "h1", "h2",
+    "h3", "h4", "h5", "h6", "blockquote", "header", "footer", "aside", "nav", "main", "form")), dtype=np.uint64)
 _ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -189,12 +195,18 @@ def line_profile(text: str, *, radius: int = SMOOTHING_RADIUS) -> Profile:
     tag_starts = lines.tag_starts
 
     # Link text: a line's text follows the tag at its start, so it is link text when the last
-    # <a> or </a> before that start opens a link (links do not nest: an <a> start tag closes an
-    # open one, HTML §13.2.6.4.7), which keeps one unclosed <a> from spreading.
+    # <a>, </a> or closing block tag before that start is an <a>.  Links do not nest (an <a>
+    # start tag closes an open one, HTML §13.2.6.4.7) and an unclosed one ends with its block
+    # (as a cell or paragraph end closes it in a browser), so one <a name> cannot spread.
     at = np.searchsorted(tag_starts, starts, side="right")
-    a_tags = np.flatnonzero(keys == _A_KEY)
-    last_a = np.searchsorted(a_tags, at, side="left") - 1  # a-tags among the first `at` tags
-    link = np.where((last_a >= 0) & ~closing[a_tags[np.maximum(last_a, 0)]] if len(a_tags) else False, content, 0)
+    ends_link = np.flatnonzero((keys == _A_KEY) | (closing & np.isin(keys, _BLOCK_END_KEYS)))
+    last = np.searchsorted(ends_link, at, side="left") - 1  # among the first `at` tags
+    if len(ends_link):
+        tag = ends_link[np.maximum(last, 0)]
+        in_link = (last >= 0) & (keys[tag] == _A_KEY) & ~closing[tag]
+    else:
+        in_link = np.zeros(len(starts), dtype=bool)
+    link = np.where(in_link, content, 0)
 
     # Container depth, over the container tags only.
     is_box = np.isin(keys, _CONTAINER_KEYS)
@@ -501,6 +513,8 @@ def _is_clutter(el, tag: str) -> bool:
         return True
     if NEGATIVE.search(words) and not POSITIVE.search(words) and link_share(el) > BLOCK_MAX_LINK_SHARE:
         return True  # Readability's conditional cleaning: a negative class with mostly links
+    if MEDIA.search(words):
+        return True
     if BYLINE.search(words):
         text = "".join(el.itertext())
         return len(collapse(text)) <= BYLINE_MAX_CHARS

@@ -165,8 +165,8 @@ def repin(baseline: dict | None, data_root: str | Path, datasets: Sequence[str],
             for figure, value in now.items():
                 floor = value if figure in CEILINGS else _floor(value)
                 before = was.get(figure)
-                worse = floor > before if figure in CEILINGS else floor < before if before is not None else False
-                if before is not None and worse and not allow_lower:
+                worse = before is not None and (floor > before if figure in CEILINGS else floor < before)
+                if worse and not allow_lower:
                     refusals.append(f"{ds_name}/{algorithm}/{figure}: {before:.4f} -> {floor:.4f}")
                 pinned[figure] = floor
     new["pinned_at"] = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
