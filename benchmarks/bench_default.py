@@ -54,6 +54,7 @@ TUNABLES = {
     "CLOSE_LINES": (30, 100),
     "gap": (20, 30, 40),
     "MEDIA": (sr.MEDIA, re.compile(r"(?!)")),  # our caption/gallery words: on, off
+    "BOX_MAX_LINK_SHARE": (0.2, 0.33, 0.5),
 }
 
 

@@ -45,8 +45,15 @@ from lxml import etree
 from mcecrawl.algorithms import common
 from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
 from mcecrawl.algorithms.lines import Lines, name_key, segment_lines, tag_keys
-from mcecrawl.algorithms.parse import (BLOCK_TAGS, DROPPED_TAGS, collapse, h1_headings, page_titles, parse_region,
-                                       parse_tree)
+from mcecrawl.algorithms.parse import (
+    BLOCK_TAGS,
+    DROPPED_TAGS,
+    collapse,
+    h1_headings,
+    page_titles,
+    parse_region,
+    parse_tree,
+)
 from mcecrawl.algorithms.region import SMOOTHING_RADIUS, positive_runs, smooth
 from mcecrawl.algorithms.result import Extraction
 
@@ -89,6 +96,14 @@ CLOSE_LINES = 100
 # sections by link density.
 LINK_BOX_TAGS = frozenset({"section", "div", "ul", "ol", "aside", "nav", "table", "dl"})
 LINK_BOX_MIN_LINKS = 2
+# Link density above which such a box goes (Readability.js _cleanConditionally: 0.2 for a node
+# of class weight < 25, 0.5 for one whose class/id carries a positive word).
+BOX_MAX_LINK_SHARE = 0.2
+BOX_MAX_LINK_SHARE_CONTENT = 0.5
+# ... unless it holds this many commas: prose with many links (Readability's "commas < 10" guard;
+# Arabic and CJK commas counted too).
+BOX_MAX_COMMAS = 10
+_COMMAS = re.compile("[,\u060c\uff0c\u3001]")
 # The article's own containers are parsed as this tag, exempt from cleaning (they hold it).
 ARTICLE_MARK = "data-mce-article"
 ARTICLE_TAG = b"<div data-mce-article>"
@@ -141,6 +156,8 @@ _A_KEY = name_key(b"a")
 _BLOCK_END_KEYS = np.array(sorted(name_key(t.encode()) for t in (
     "p", "div", "li", "td", "th", "tr", "table", "ul", "ol", "dl", "dd", "dt", "section", "article", "h1", "h2",
     "h3", "h4", "h5", "h6", "blockquote", "header", "footer", "aside", "nav", "main", "form")), dtype=np.uint64)
+_PUNCT_FIRST = np.zeros(256, dtype=bool)
+_PUNCT_FIRST[[m[0] for m in PUNCTUATION]] = True
 _ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -219,34 +236,30 @@ def line_profile(text: str, *, radius: int = SMOOTHING_RADIUS) -> Profile:
     for d in np.unique(open_depth):
         opens[int(d)] = tag_starts[open_idx[open_depth == d]]
 
-    punct = _punctuation_per_line(arr, lines, starts)
+    punct = _punctuation_per_line(arr, lines, kept)
     return Profile(lines, kept, content, code, smoothed, link, punct, depth, opens)
 
 
-def _punctuation_per_line(arr: np.ndarray, lines: Lines, starts: np.ndarray) -> np.ndarray:
-    """Sentence punctuation outside tags per kept line (sparse: positions, not a byte mask)."""
-    hits = []
-    data = lines.data
-    for mark in PUNCTUATION:
-        if len(mark) == 1:
-            hits.append(np.flatnonzero(arr == mark[0]))
-        else:
-            pos = np.flatnonzero(arr[:len(arr) - len(mark) + 1] == mark[0])
+def _punctuation_per_line(arr: np.ndarray, lines: Lines, kept: np.ndarray) -> np.ndarray:
+    """Sentence punctuation outside tags per kept line: one table lookup over the bytes finds
+    the candidates (ASCII marks and the lead bytes of the others), sequences are then checked
+    at those positions only."""
+    pos = np.flatnonzero(_PUNCT_FIRST[arr])
+    if len(pos):
+        ok = np.zeros(len(pos), dtype=bool)
+        for mark in PUNCTUATION:
+            at = pos[arr[pos] == mark[0]]
+            at = at[at + len(mark) <= len(arr)]
             for j in range(1, len(mark)):
-                pos = pos[arr[pos + j] == mark[j]]
-            hits.append(pos)
-    pos = np.sort(np.concatenate(hits)) if hits else np.zeros(0, dtype=np.int64)
-    del data
+                at = at[arr[at + j] == mark[j]]
+            ok[np.searchsorted(pos, at)] = True
+        pos = pos[ok]
     if len(lines.tag_starts) and len(pos):
         k = np.searchsorted(lines.tag_starts, pos, side="right") - 1
-        in_tag = (k >= 0) & (pos <= lines.tag_ends[np.maximum(k, 0)])
-        pos = pos[~in_tag]
-    line = np.searchsorted(starts, pos, side="right") - 1
-    line = line[line >= 0]
-    # Positions on removed (script/style/comment) lines fall on the kept line before them;
-    # those lines were removed because they are protected, so drop positions inside them.
-    out = np.bincount(line, minlength=len(starts)).astype(np.int64)
-    return out
+        pos = pos[~((k >= 0) & (pos <= lines.tag_ends[np.maximum(k, 0)]))]
+    line = np.searchsorted(lines.starts, pos, side="right") - 1
+    line = line[(line >= 0) & ~lines.protected[np.maximum(line, 0)]]  # none in scripts or comments
+    return np.bincount(np.searchsorted(kept, line), minlength=len(kept)).astype(np.int64)
 
 
 def candidate_regions(profile: Profile, *, gap: int = GAP_DEFAULT) -> list[Candidate]:
@@ -478,14 +491,14 @@ def _blocks(root) -> list[str]:
             if tag in DROPPED_TAGS or tag in CLEANED_TAGS or _is_clutter(el, tag):
                 walker.skip_subtree()
                 continue
-            if tag == "a":
-                in_link += 1
+            if tag == "a" and not (el.get("href") or "").lower().startswith("javascript:"):
+                in_link += 1  # a javascript: "link" is a script handler around text (Readability)
             if el.text:
                 parts.append(el.text)
                 if in_link:
                     linked[0] += len(el.text.strip())
         else:
-            if tag == "a" and in_link:
+            if tag == "a" and in_link and not (el.get("href") or "").lower().startswith("javascript:"):
                 in_link -= 1
             if block:
                 flush()
@@ -503,10 +516,14 @@ def _is_clutter(el, tag: str) -> bool:
         return False
     if el.get("hidden") is not None or el.get("aria-hidden") == "true" or _INVISIBLE.search(el.get("style") or ""):
         return True  # Readability's _isProbablyVisible: not rendered, not the article's text
-    if tag in LINK_BOX_TAGS and _links(el) >= LINK_BOX_MIN_LINKS and link_share(el) > BLOCK_MAX_LINK_SHARE:
-        return True  # a related / most-read box: its heading goes with its links
     words = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"), el.get("itemprop"),
                                    el.get("rel"))))
+    if tag in LINK_BOX_TAGS and _links(el) >= LINK_BOX_MIN_LINKS:
+        # A related / most-read box goes whole, its heading with its links: Readability's
+        # _cleanConditionally link density, 0.2 unless the class/id reads as content.
+        limit = BOX_MAX_LINK_SHARE_CONTENT if POSITIVE.search(words) else BOX_MAX_LINK_SHARE
+        if link_share(el) > limit and _commas(el) < BOX_MAX_COMMAS:
+            return True
     if not words:
         return False
     if tag not in ("body", "html") and is_boilerplate(tag, words):
@@ -519,6 +536,10 @@ def _is_clutter(el, tag: str) -> bool:
         text = "".join(el.itertext())
         return len(collapse(text)) <= BYLINE_MAX_CHARS
     return False
+
+
+def _commas(el) -> int:
+    return len(_COMMAS.findall("".join(el.itertext())))
 
 
 def _links(el) -> int:
