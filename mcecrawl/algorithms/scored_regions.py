@@ -389,10 +389,16 @@ def same_article(a: Candidate, b: Candidate) -> bool:
     for off, tag in a.containers:
         if is_labelled(*_label(tag)):
             return off in b_offsets
-    for level, (off, _) in enumerate(a.containers):
+    for level, (off, tag) in enumerate(a.containers):
         if off in b_offsets:
-            return level <= JOIN_MAX_LEVELS
+            return level <= JOIN_MAX_LEVELS or _reads_as_content(tag)
     return False
+
+
+def _reads_as_content(tag: bytes) -> bool:
+    """A container whose class/id carries one of Readability's positive words (post, story…)."""
+    name, words = _label(tag)
+    return name != "body" and bool(POSITIVE.search(words))
 
 
 def join_regions(profile: Profile, candidates: list[Candidate], best: Candidate) -> tuple[int, int]:
