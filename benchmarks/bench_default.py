@@ -47,6 +47,7 @@ PEERS = ("trafilatura", "trafilatura_precision", "readability", "resiliparse", "
 # Constants of scored_regions chosen on data, each with the values tried (held-out check).
 TUNABLES = {
     "PUNCT_PER_100_FULL": (0.5, 1.0, 2.0),
+    "PUNCT_FLOOR": (0.0, 0.1, 0.25),
     "BOILERPLATE_WEIGHT": (0.1, 0.2, 0.5),
     "LABELLED_WEIGHT": (1.0, 2.0, 4.0),
     "HEADLINE_WEIGHT": (1.0, 2.0, 4.0),

@@ -67,6 +67,9 @@ GAP_DEFAULT = 30
 # prose; below it the score falls linearly.  Prose has ~2-6 (a sentence end and commas every
 # ~100 Latin or Arabic characters, more in CJK); menus and link lists ~0.
 PUNCT_PER_100_FULL = 1.0
+# ... but never below this weight: a list or table without punctuation (a calendar, results)
+# can still be the article when the page labels it or it follows the headline.
+PUNCT_FLOOR = 0.1
 # Weight of a region whose enclosing container carries a boilerplate word (Readability's
 # unlikelyCandidates / negative lists) or is <nav>, <aside>, <footer>.
 BOILERPLATE_WEIGHT = 0.2
@@ -359,7 +362,7 @@ def score_regions(profile: Profile, candidates: list[Candidate], headline_line: 
         nearest = after[0] if after else None
     for c in candidates:
         c.headline = c is nearest
-        c.score = float(c.chars - c.link) * min(1.0, c.punct_per_100 / PUNCT_PER_100_FULL)
+        c.score = float(c.chars - c.link) * max(PUNCT_FLOOR, min(1.0, c.punct_per_100 / PUNCT_PER_100_FULL))
         if c.headline:
             c.score *= HEADLINE_WEIGHT
     for c in sorted(candidates, key=lambda c: -c.score)[:LABELLED_REGIONS]:
@@ -453,14 +456,24 @@ def clean_region(profile: Profile, first: int, last: int, article: Candidate) ->
 
     The region is parsed inside the opening tags of the containers around its first line, so
     that a boilerplate container it starts in (a header, a sidebar) is seen and dropped.  The
-    containers around the article's densest line are kept whatever their labels: they hold it.
+    containers around the region's middle line are exempt from cleaning — they hold the article —
+    except a boilerplate one (a comment thread longer than its post); if the region then holds
+    nothing, it is cleaned again with every one of them exempt.
     """
+    chain = [(off, tag) for off, tag in article.containers]
+    keep = {off for off, tag in chain if not is_boilerplate(*_label(tag))}
+    blocks = _parse_cleaned(profile, first, last, keep)
+    if not blocks and len(keep) < len(chain):
+        blocks = _parse_cleaned(profile, first, last, {off for off, _ in chain})
+    return blocks
+
+
+def _parse_cleaned(profile: Profile, first: int, last: int, keep: set[int]) -> list[str]:
     lines, data = profile.lines, profile.lines.data
     a, b = int(lines.starts[profile.kept[first]]), int(lines.ends[profile.kept[last]])
-    keep = {off for off, _ in article.containers}
     prefix = [ARTICLE_TAG if off in keep else tag for off, tag in reversed(containers(profile, first)) if off < a]
     pieces, pos = [], a
-    for off in sorted(o for o in keep if a <= o < b):  # neutralise the article's own containers
+    for off in sorted(o for o in keep if a <= o < b):  # mark the article's own containers
         end = data.find(b">", off) + 1
         pieces += [data[pos:off], ARTICLE_TAG]
         pos = end
@@ -617,8 +630,8 @@ def scored_regions(text: str, **params) -> Extraction:
     best = ranked[0]
     failed = sanity_check(best, total, any_punct)
     if failed:
-        for alt in ranked[1:]:
-            if not sanity_check(alt, total, any_punct):
+        for alt in ranked[1:]:  # the next region that passes and is not in a boilerplate box
+            if not sanity_check(alt, total, any_punct) and not label_region(profile, alt).boilerplate:
                 reason = f"safety net: best-scored region rejected ({failed}); used the next region"
                 best = alt
                 break
