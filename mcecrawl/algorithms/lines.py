@@ -57,11 +57,13 @@ _BLOCK_KEYS = np.array(sorted({int.from_bytes(t[:8].ljust(8, b"\0"), "little") f
 # Openings of the bodies that are never split and never count as content.  Their ends are
 # searched case-insensitively (HTML tag names are ASCII case-insensitive).
 _PROTECTED_OPEN = re.compile(rb"<!--|<script\b|<style\b|<head\b", re.IGNORECASE)
+# An end tag runs to the next ">" whatever follows its name (WHATWG HTML §13.2.5.7-10: after
+# whitespace or "/" the tokenizer reads attributes), so "</script\n<!--x-->" closes at "-->".
 _PROTECTED_CLOSE = {
     b"<!--": re.compile(rb"-->"),
-    b"<head": re.compile(rb"</head\s*>", re.IGNORECASE),
-    b"<script": re.compile(rb"</script\s*>", re.IGNORECASE),
-    b"<style": re.compile(rb"</style\s*>", re.IGNORECASE),
+    b"<head": re.compile(rb"</head(?:[\s/][^>]*)?>", re.IGNORECASE),
+    b"<script": re.compile(rb"</script(?:[\s/][^>]*)?>", re.IGNORECASE),
+    b"<style": re.compile(rb"</style(?:[\s/][^>]*)?>", re.IGNORECASE),
 }
 
 _LT, _GT, _NL, _SLASH, _BANG = 0x3C, 0x3E, 0x0A, 0x2F, 0x21

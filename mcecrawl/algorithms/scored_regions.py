@@ -107,6 +107,10 @@ BOX_MAX_LINK_SHARE_CONTENT = 0.5
 # Arabic and CJK commas counted too).
 BOX_MAX_COMMAS = 10
 _COMMAS = re.compile("[,\u060c\uff0c\u3001]")
+# Characters below which a cleaning that dropped a boilerplate container around the article is
+# redone without dropping it: Readability.js retries without stripping unlikely candidates under
+# its DEFAULT_CHAR_THRESHOLD, 500.
+RETRY_CHARS = 500
 # The article's own containers are parsed as this tag, exempt from cleaning (they hold it).
 ARTICLE_MARK = "data-mce-article"
 ARTICLE_TAG = b"<div data-mce-article>"
@@ -457,13 +461,13 @@ def clean_region(profile: Profile, first: int, last: int, article: Candidate) ->
     The region is parsed inside the opening tags of the containers around its first line, so
     that a boilerplate container it starts in (a header, a sidebar) is seen and dropped.  The
     containers around the region's middle line are exempt from cleaning — they hold the article —
-    except a boilerplate one (a comment thread longer than its post); if the region then holds
-    nothing, it is cleaned again with every one of them exempt.
+    except a boilerplate one (a comment thread longer than its post); if fewer than
+    :data:`RETRY_CHARS` remain, it is cleaned again with every one of them exempt.
     """
     chain = [(off, tag) for off, tag in article.containers]
     keep = {off for off, tag in chain if not is_boilerplate(*_label(tag))}
     blocks = _parse_cleaned(profile, first, last, keep)
-    if not blocks and len(keep) < len(chain):
+    if len(keep) < len(chain) and sum(map(len, blocks)) < RETRY_CHARS:
         blocks = _parse_cleaned(profile, first, last, {off for off, _ in chain})
     return blocks
 

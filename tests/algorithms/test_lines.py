@@ -130,3 +130,14 @@ def test_big_page_is_chunked_consistently(split, monkeypatch):
 def test_unknown_split_mode():
     with pytest.raises(ValueError):
         segment_lines("<p>", split="word")
+
+
+def test_script_end_tag_runs_to_its_greater_than_sign():
+    """"</script" followed by whitespace is an end tag up to the next ">" (WHATWG tokenizer), so
+    the text after it is not swallowed into the script."""
+    from mcecrawl.algorithms.lines import protected_spans
+
+    page = b"<body><script src=x></script\n\n <!--c--><p>text</p></body>"
+    spans = protected_spans(page)
+    assert spans[0].tolist() == [6, page.index(b"-->") + 3]
+    assert all(page.index(b"text") >= end for _, end in spans.tolist())
