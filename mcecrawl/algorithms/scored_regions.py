@@ -165,6 +165,10 @@ _BLOCK_END_KEYS = np.array(sorted(name_key(t.encode()) for t in (
     "h3", "h4", "h5", "h6", "blockquote", "header", "footer", "aside", "nav", "main", "form")), dtype=np.uint64)
 _PUNCT_FIRST = np.zeros(256, dtype=bool)
 _PUNCT_FIRST[[m[0] for m in PUNCTUATION]] = True
+_PUNCT_ASCII = np.zeros(256, dtype=bool)
+_PUNCT_ASCII[[m[0] for m in PUNCTUATION if len(m) == 1]] = True
+_PUNCT_KEYS2 = np.array([m[0] << 8 | m[1] for m in PUNCTUATION if len(m) == 2], dtype=np.uint32)
+_PUNCT_KEYS3 = np.array([m[0] << 16 | m[1] << 8 | m[2] for m in PUNCTUATION if len(m) == 3], dtype=np.uint32)
 _ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -248,25 +252,31 @@ def line_profile(text: str, *, radius: int = SMOOTHING_RADIUS) -> Profile:
 
 
 def _punctuation_per_line(arr: np.ndarray, lines: Lines, kept: np.ndarray) -> np.ndarray:
-    """Sentence punctuation outside tags per kept line: one table lookup over the bytes finds
-    the candidates (ASCII marks and the lead bytes of the others), sequences are then checked
-    at those positions only."""
+    """Sentence punctuation outside tags per kept line.  One table lookup finds the candidate
+    bytes; multi-byte marks are checked by their next bytes; a mark is inside a tag when it lies
+    before the end of the tag its line starts with (lines start at tags, R2L §4.1)."""
+    n = len(arr)
     pos = np.flatnonzero(_PUNCT_FIRST[arr])
-    if len(pos):
-        ok = np.zeros(len(pos), dtype=bool)
-        for mark in PUNCTUATION:
-            at = pos[arr[pos] == mark[0]]
-            at = at[at + len(mark) <= len(arr)]
-            for j in range(1, len(mark)):
-                at = at[arr[at + j] == mark[j]]
-            ok[np.searchsorted(pos, at)] = True
-        pos = pos[ok]
-    if len(lines.tag_starts) and len(pos):
-        k = np.searchsorted(lines.tag_starts, pos, side="right") - 1
-        pos = pos[~((k >= 0) & (pos <= lines.tag_ends[np.maximum(k, 0)]))]
+    lead = arr[pos]
+    multi = ~_PUNCT_ASCII[lead]
+    if multi.any():
+        at = pos[multi]
+        b1 = arr[np.minimum(at + 1, n - 1)].astype(np.uint32)
+        b2 = arr[np.minimum(at + 2, n - 1)].astype(np.uint32)
+        key2 = lead[multi].astype(np.uint32) << 8 | b1
+        ok = np.isin(key2, _PUNCT_KEYS2) | np.isin(key2 << 8 | b2, _PUNCT_KEYS3)
+        keep = ~multi
+        keep[np.flatnonzero(multi)[ok]] = True
+        pos = pos[keep]
     line = np.searchsorted(lines.starts, pos, side="right") - 1
-    line = line[(line >= 0) & ~lines.protected[np.maximum(line, 0)]]  # none in scripts or comments
-    return np.bincount(np.searchsorted(kept, line), minlength=len(kept)).astype(np.int64)
+    k = np.searchsorted(lines.tag_starts, lines.starts)
+    k = np.minimum(k, max(len(lines.tag_starts) - 1, 0))
+    if len(lines.tag_starts):
+        head_end = np.where(lines.tag_starts[k] == lines.starts, lines.tag_ends[k], -1)
+    else:
+        head_end = np.full(len(lines.starts), -1)
+    good = (line >= 0) & (pos > head_end[line]) & ~lines.protected[line]  # none in scripts or comments
+    return np.bincount(np.searchsorted(kept, line[good]), minlength=len(kept)).astype(np.int64)
 
 
 def candidate_regions(profile: Profile, *, gap: int = GAP_DEFAULT) -> list[Candidate]:
