@@ -137,6 +137,12 @@ NEGATIVE = re.compile(
 POSITIVE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story", re.I)
 # Ours, kept only because it helps held out (BENCHMARKS.md): captions, credits, galleries.
 MEDIA = re.compile(r"caption|credit|gallery|slideshow|carousel", re.I)
+# schema.org CreativeWork / Article properties that hold metadata, not running text
+# (https://schema.org/Article); "description" is left out: pages use it for the lead.
+METADATA_ITEMPROPS = frozenset({
+    "keywords", "datePublished", "dateCreated", "dateModified", "author", "creator", "publisher", "name",
+    "mainEntityOfPage", "headline", "image", "thumbnailUrl", "url", "wordCount", "inLanguage", "logo",
+    "copyrightHolder", "copyrightYear", "articleSection", "genre"})
 BYLINE = re.compile(r"byline|author|dateline|writtenby|p-author", re.I)  # Readability.js REGEXPS.byline
 # ARIA roles Readability drops (UNLIKELY_ROLES).
 UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"})
@@ -565,6 +571,8 @@ def _is_clutter(el, tag: str) -> bool:
         return True  # Readability's conditional cleaning: a negative class with mostly links
     if MEDIA.search(words):
         return True
+    if (el.get("itemprop") or "").strip() in METADATA_ITEMPROPS:
+        return True  # schema.org metadata written out as text (keywords, dates, names)
     if BYLINE.search(words):
         text = "".join(el.itertext())
         return len(collapse(text)) <= BYLINE_MAX_CHARS
