@@ -20,9 +20,9 @@ from urllib.parse import urlsplit
 from mcecrawl.corpus.dedup import NEAR_DUP_MIN_CHARS, NEAR_DUP_THRESHOLD, NUM_PERM, SEED, DedupResult, \
     estimate_jaccard, signature
 
-# Longest a holder may keep the lock (a query + insert takes a few ms; a dead holder's lock
-# expires after this) and longest a worker waits for it.
-LOCK_TIMEOUT = 10.0
+# Longest a holder may keep the lock: a query + insert takes a few ms (BENCHMARKS.md), and a
+# killed holder's lock blocks every worker until it expires.  Longest a worker waits for it.
+LOCK_TIMEOUT = 2.0
 LOCK_WAIT = 60.0
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
 
 from scrapy import signals
@@ -37,8 +38,7 @@ logger = logging.getLogger(__name__)
 # How often an idle worker looks for new requests or dead workers: short against the lease
 # (default 30 s), long against a Redis round trip (~0.1 ms on one host).
 IDLE_POLL_SECONDS = 0.5
-# Heartbeats per lease period: a worker survives two missed heartbeats (e.g. a long pause of its
-# event loop) before others reap it.
+# Heartbeats (and reaper passes) per lease period: a worker survives two missed heartbeats.
 HEARTBEATS_PER_LEASE = 3
 
 _NOW_MS = "local t = redis.call('TIME'); local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\n"
@@ -109,7 +109,7 @@ class LeasedScheduler(Scheduler):
         scheduler._dead = s.register_script(DEAD)
         scheduler._reap = s.register_script(REAP)
         scheduler._busy = s.register_script(BUSY)
-        scheduler._beat = None
+        scheduler._beat = scheduler._reaper = None
         scheduler._closing = False
         crawler.signals.connect(scheduler.spider_idle, signals.spider_idle)
         return scheduler
@@ -121,14 +121,17 @@ class LeasedScheduler(Scheduler):
         self.server.hset(k.worker(self.wid), mapping={"host": host_name(), "pid": os.getpid(),
                                                       "started": time.time(), "feeds": "[]"})
         self._heartbeat(keys=[k.workers], args=[self.wid, self.lease_ms, "1"])
-        self._beat = task.LoopingCall(self.heartbeat)
-        self._beat.start(self.lease_ms / 1000 / HEARTBEATS_PER_LEASE, now=False)
-        self.reap()
+        # The heartbeat runs in a thread: it says "this process is alive", so a busy event loop
+        # (a big page, a wait for the dedup lock) does not make the others reap a live worker.
+        self._stop_beat = threading.Event()
+        self._beat = threading.Thread(target=self._beat_loop, name="mce-heartbeat", daemon=True)
+        self._beat.start()
+        self._reaper = task.LoopingCall(self._reap_safely)
+        self._reaper.start(self.lease_ms / 1000 / HEARTBEATS_PER_LEASE)
 
     def close(self, reason):
         self._closing = True
-        if self._beat is not None and self._beat.running:
-            self._beat.stop()
+        self._stop_threads()
         if reason == "redis_unavailable":
             return
         # Finished: every leased request was processed.  Otherwise (Ctrl-C, lease lost, ...) the
@@ -138,16 +141,35 @@ class LeasedScheduler(Scheduler):
         self._reap_worker(self.wid, force=True)
         super().close(reason)
 
-    def heartbeat(self) -> None:
-        try:
-            if self._heartbeat(keys=[self.keys.workers], args=[self.wid, self.lease_ms, "0"]) == -1:
-                logger.error("Worker %s was presumed dead by the other workers (no heartbeat for %.0f s): its "
-                             "requests went back to the queue; stopping this worker", self.wid,
-                             self.lease_ms / 1000)
-                self._stop("lease_lost")
+    def _beat_loop(self) -> None:
+        period = self.lease_ms / 1000 / HEARTBEATS_PER_LEASE
+        while not self._stop_beat.wait(period):
+            try:
+                lost = self._heartbeat(keys=[self.keys.workers], args=[self.wid, self.lease_ms, "0"]) == -1
+            except Exception as exc:  # redis.ConnectionError, TimeoutError
+                reactor.callFromThread(self._redis_gone, exc)
                 return
+            if lost:
+                reactor.callFromThread(self._lease_lost)
+                return
+
+    def _lease_lost(self) -> None:
+        logger.error("Worker %s was presumed dead by the other workers (no heartbeat for %.0f s): its requests "
+                     "went back to the queue; stopping this worker", self.wid, self.lease_ms / 1000)
+        self._stop("lease_lost")
+
+    def _stop_threads(self) -> None:
+        if self._beat is not None:
+            self._stop_beat.set()
+        if self._reaper is not None and self._reaper.running:
+            self._reaper.stop()
+
+    def _reap_safely(self) -> None:
+        if self._closing:
+            return
+        try:
             self.reap()
-        except Exception as exc:  # redis.ConnectionError, TimeoutError
+        except Exception as exc:
             self._redis_gone(exc)
 
     # -- queue -----------------------------------------------------------------------------------
@@ -175,7 +197,7 @@ class LeasedScheduler(Scheduler):
         request = self.queue._decode_request(data)
         request.meta[LEASE_META] = data
         if self.stats:
-            self.stats.inc_value("scheduler/dequeued/redis", spider=self.spider)
+            self.stats.inc_value("scheduler/dequeued/redis")
             self.stats.inc_value("mcecrawl/distributed/leased")
         return request
 
@@ -234,11 +256,10 @@ class LeasedScheduler(Scheduler):
 
         k = self.keys
         found: list[str] = []
-        if read_feeds:
+        if read_feeds:  # also cuts a half-written last line off its feeds
             claims = {c.decode() for c in self.server.smembers(k.pending_of(wid))}
-            if claims:
-                feeds = json.loads(self.server.hget(k.worker(wid), "feeds") or b"[]")
-                found = sorted(claims_in_feeds(feeds, claims))
+            feeds = json.loads(self.server.hget(k.worker(wid), "feeds") or b"[]")
+            found = sorted(claims_in_feeds(feeds, claims))
         return self._reap(keys=[k.workers, self.queue.key, k.leases(wid), k.pending, k.pending_of(wid), k.written,
                                 k.worker(wid)], args=[wid, "1" if force else "0", *found])
 
@@ -254,8 +275,7 @@ class LeasedScheduler(Scheduler):
         if self._closing:
             return
         self._closing = True
-        if self._beat is not None and self._beat.running:
-            self._beat.stop()
+        self._stop_threads()
         from scrapy.utils.defer import deferred_from_coro
 
         reactor.callLater(0, lambda: deferred_from_coro(self.crawler.engine.close_spider_async(reason=reason)))
