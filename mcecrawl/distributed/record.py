@@ -24,6 +24,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import redis
 from itemadapter import ItemAdapter, is_item
 from scrapy import Request, signals
 from scrapy.exceptions import DropItem, NotConfigured
@@ -33,6 +34,8 @@ from w3lib.url import file_uri_to_path
 from mcecrawl.distributed import LEASE_META, Keys, connect, enabled
 
 logger = logging.getLogger(__name__)
+
+REDIS_ERRORS = (redis.ConnectionError, redis.TimeoutError)
 
 # KEYS: written, pending, pending:<me>.  ARGV: URL, me.  -> 'ok', 'written' or the claiming worker (maybe me:
 # a second copy in flight in this process).
@@ -161,7 +164,10 @@ class SharedFrontierMiddleware:
         if self.running[lease] <= 0 and self.items[lease] <= 0:
             del self.running[lease]
             self.items.pop(lease, None)
-            self.server.hdel(self.leases_key, lease)
+            try:
+                self.server.hdel(self.leases_key, lease)
+            except REDIS_ERRORS:  # the scheduler reports it and stops; the lease is reaped later
+                return
             self.stats.inc_value("mcecrawl/distributed/released")
 
 
@@ -206,7 +212,11 @@ class WrittenRecord:
         canon = _canonical(item)
         if not canon:
             return item
-        verdict = self._claim(keys=self._key_list, args=[canon, self.wid]).decode()
+        try:
+            verdict = self._claim(keys=self._key_list, args=[canon, self.wid]).decode()
+        except REDIS_ERRORS as exc:  # the scheduler stops the worker; the lease brings the article back
+            self.stats.inc_value("mcecrawl/distributed/redis_errors")
+            raise DropItem(f"not written, Redis is unreachable ({exc}): {canon}") from None
         if verdict == "written":
             self.stats.inc_value("mcecrawl/distributed/already_written")
             raise DropItem(f"already written by another worker: {canon}")
@@ -236,7 +246,12 @@ class WrittenRecord:
 
     def _finish(self, canon: str, value: str) -> None:
         self.claimed.discard(canon)
-        if not self._record(keys=self._key_list, args=[canon, value, self.wid]):
+        try:
+            kept = self._record(keys=self._key_list, args=[canon, value, self.wid])
+        except REDIS_ERRORS:  # still claimed: the reaper on this host finds the line in the feed
+            self.stats.inc_value("mcecrawl/distributed/redis_errors")
+            return
+        if not kept:
             self.stats.inc_value("mcecrawl/distributed/claim_lost")
             logger.error("The claim on %s was settled by another worker while this one wrote it (this worker "
                          "was presumed dead): it may be written twice", canon)
