@@ -1,62 +1,21 @@
 """A real redis-server on 127.0.0.1, on a free port, in a temporary directory (no fake Redis)."""
 from __future__ import annotations
 
-import shutil
-import socket
-import subprocess
-import time
-from pathlib import Path
-
 import pytest
 
-# How long redis-server may take to answer PING after start (it starts in ~10 ms).
-START_TIMEOUT = 20.0
+from mcecrawl.demo.redis_server import RedisServer
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class RedisServer:
-    def __init__(self, directory: Path):
-        exe = shutil.which("redis-server")
-        if exe is None:
-            pytest.skip("redis-server is not installed (apt-get install redis-server; .ci/run does it)")
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc = subprocess.Popen(
-            [exe, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(directory), "--save", "",
-             "--appendonly", "no", "--protected-mode", "yes", "--daemonize", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        import redis
-
-        self.client = redis.Redis(host="127.0.0.1", port=self.port)
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            try:
-                self.client.ping()
-                break
-            except redis.ConnectionError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError("redis-server did not start")
-                time.sleep(0.02)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+def start_redis(directory) -> RedisServer:
+    try:
+        return RedisServer(directory)
+    except FileNotFoundError as e:
+        pytest.skip(f"{e}; .ci/run installs it")
 
 
 @pytest.fixture(scope="module")
 def redis_server(tmp_path_factory):
-    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server = start_redis(tmp_path_factory.mktemp("redis"))
     yield server
     server.stop()
 
@@ -66,3 +25,11 @@ def redis_url(redis_server):
     """An empty database of the module's server."""
     redis_server.client.flushall()
     return redis_server.url
+
+
+@pytest.fixture
+def own_redis(tmp_path_factory):
+    """A server of the test's own (a test that stops it)."""
+    server = start_redis(tmp_path_factory.mktemp("redis"))
+    yield server
+    server.stop()

@@ -126,13 +126,12 @@ def test_three_workers_killed_and_restarted_write_every_article_once(tmp_path, r
     assert cross >= 1, "no near-copy was marked against an original written by another worker"
 
 
-def test_redis_going_away_stops_the_worker_with_a_clear_message(tmp_path):
-    from conftest import RedisServer  # tests/distributed/conftest.py: a server of its own, to stop
-
-    server = RedisServer(tmp_path)
+def test_redis_going_away_stops_the_worker_with_a_clear_message(tmp_path, own_redis):
+    server = own_redis
     site = SyntheticSite(300, POOL, size_kb=(4, 8), per_sitemap=100, per_listing=25)
     profile = site.write_profile(tmp_path / "synthetic.json", algorithm="xpath_blocks")
     out = tmp_path / "output"
+    proc = None
     try:
         with FixtureServer(resolver=site.resolver, delay=0.02) as srv:
             proc = _start(srv, profile, tmp_path, server.url, 0, {"DOWNLOAD_DELAY": "0.05"})
@@ -143,7 +142,9 @@ def test_redis_going_away_stops_the_worker_with_a_clear_message(tmp_path):
             written = _lines(out.rglob("*.jsonl"))
             proc.wait(timeout=120)
     finally:
-        server.stop()
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
     log = (tmp_path / "worker0.log").read_text(encoding="utf-8", errors="replace")
     assert "is unreachable" in log and "stopping this worker" in log
     assert "Spider closed (redis_unavailable)" in log
