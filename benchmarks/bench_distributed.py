@@ -56,7 +56,7 @@ def crawl(site, profile, workers: int, tmp: Path, redis_url: str, timeout: float
         marks: dict[float, float] = {}
         while any(p.poll() is None for p in procs) and time.monotonic() - t0 < timeout:
             n = _lines(out)
-            for frac in (0.1, 0.9):
+            for frac in (1 / site.n, 0.1, 0.9, 1.0):
                 if frac not in marks and n >= frac * site.n:
                     marks[frac] = time.monotonic()
             time.sleep(0.02)
@@ -65,9 +65,10 @@ def crawl(site, profile, workers: int, tmp: Path, redis_url: str, timeout: float
         wall = time.monotonic() - t0
     records = read_jsonl(sorted(out.rglob("*.jsonl")))
     urls = Counter(r["canonical_url"] for r in records)
-    steady = 0.8 * site.n / (marks[0.9] - marks[0.1]) if len(marks) == 2 and marks[0.9] > marks[0.1] else float("nan")
+    steady = 0.8 * site.n / (marks[0.9] - marks[0.1]) if marks.get(0.9, 0) > marks.get(0.1, 0) else float("nan")
     return {"workers": workers, "articles": len(urls), "twice": sum(1 for v in urls.values() if v > 1),
-            "wall_s": wall, "per_s": len(urls) / wall, "steady_per_s": steady}
+            "wall_s": wall, "per_s": len(urls) / wall, "steady_per_s": steady,
+            "first_line_s": marks.get(1 / site.n, t0) - t0, "tail_s": t0 + wall - marks.get(1.0, t0 + wall)}
 
 
 def count_round_trips(client, stop: threading.Event, counts: Counter) -> None:
@@ -146,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
             r = crawl(site, profile, workers, tmp, redis_srv.url)
             results.append(r)
             print(f"{workers} worker(s): {r['articles']} articles ({r['twice']} twice) in {r['wall_s']:.1f} s: "
-                  f"{r['per_s']:.1f} articles/s end to end, {r['steady_per_s']:.1f} articles/s steady (10-90 %)")
+                  f"{r['per_s']:.1f} articles/s end to end, {r['steady_per_s']:.1f} articles/s steady (10-90 %); "
+                  f"first line after {r['first_line_s']:.1f} s, last line -> all exited {r['tail_s']:.1f} s")
     with tempfile.TemporaryDirectory() as tmp, RedisServer(tmp) as redis_srv:
         tmp = Path(tmp)
         profile = site.write_profile(tmp / "p.json", algorithm="dana")

@@ -61,7 +61,7 @@ return now
 DEAD = _NOW_MS + """
 return {now, redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES')}
 """
-# KEYS: workers, queue, leases:<w>, pending, pending:<w>, written, worker:<w>.
+# KEYS: workers, queue, leases:<w>, pending, pending:<w>, written.
 # ARGV: worker, force ('1': no deadline check, a worker closing itself), claims found in its feed...
 REAP = _NOW_MS + """
 local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -118,6 +118,8 @@ class LeasedScheduler(Scheduler):
     def open(self, spider):
         super().open(spider)
         k = self.keys
+        # A worker id given with -s MCE_WORKER_ID may be a killed worker's: settle its old life first.
+        self._reap_worker(self.wid, force=True, read_feeds=True)
         self.server.hset(k.worker(self.wid), mapping={"host": host_name(), "pid": os.getpid(),
                                                       "started": time.time(), "feeds": "[]"})
         self._heartbeat(keys=[k.workers], args=[self.wid, self.lease_ms, "1"])
@@ -260,8 +262,8 @@ class LeasedScheduler(Scheduler):
             claims = {c.decode() for c in self.server.smembers(k.pending_of(wid))}
             feeds = json.loads(self.server.hget(k.worker(wid), "feeds") or b"[]")
             found = sorted(claims_in_feeds(feeds, claims))
-        return self._reap(keys=[k.workers, self.queue.key, k.leases(wid), k.pending, k.pending_of(wid), k.written,
-                                k.worker(wid)], args=[wid, "1" if force else "0", *found])
+        return self._reap(keys=[k.workers, self.queue.key, k.leases(wid), k.pending, k.pending_of(wid), k.written],
+                          args=[wid, "1" if force else "0", *found])
 
     # -- failure -----------------------------------------------------------------------------------
     def _redis_gone(self, exc: Exception) -> None:

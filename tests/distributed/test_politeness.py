@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from mcecrawl.demo.crawl import read_jsonl, start_crawl
@@ -67,6 +68,9 @@ def test_download_delay_holds_across_workers_robots_included(tmp_path, redis_url
     site = SyntheticSite(24, POOL, size_kb=(4, 8), per_sitemap=100, per_listing=50)
     times, paths = crawl(tmp_path, redis_url, site, {"DOWNLOAD_DELAY": str(d)})
     assert "/robots.txt" in paths  # each worker that fetched anything read it first, within the schedule
+    # discovery was scheduled once for the crawl, and every page fetched once, by one of the workers
+    assert paths.count("/sitemap.xml") == paths.count("/archive") == 1
+    assert max(n for p, n in Counter(paths).items() if p != "/robots.txt") == 1
     assert len(times) >= site.n + 2
     assert_polite(times, d)
     # and the workers did share the host: not one process after the other at 1/d each

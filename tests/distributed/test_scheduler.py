@@ -15,7 +15,7 @@ def scripts(client):
 
 
 def reap(s, k, wid, found=(), force=False):
-    return s["reap"](keys=[k.workers, k.queue, k.leases(wid), k.pending, k.pending_of(wid), k.written, k.worker(wid)],
+    return s["reap"](keys=[k.workers, k.queue, k.leases(wid), k.pending, k.pending_of(wid), k.written],
                      args=[wid, "1" if force else "0", *found])
 
 
