@@ -65,7 +65,7 @@ class RedisDedupStore:
         sig = signature(text_norm) if len(text_norm) >= self.min_chars else None
         bands = self._band_keys(sig) if sig is not None else []
         with self._lock:
-            pipe = self.server.pipeline(transaction=False)
+            pipe = self.server.pipeline()  # MULTI/EXEC: one round trip, and countable in MONITOR
             pipe.hget(self._docs, sha1)
             for key in bands:
                 pipe.smembers(key)
@@ -89,7 +89,7 @@ class RedisDedupStore:
                         return DedupResult(first["url"], "near", best, first["site"],
                                            bool(site and first["site"] and site != first["site"]))
             if record:
-                pipe = self.server.pipeline(transaction=False)
+                pipe = self.server.pipeline()  # MULTI/EXEC: one round trip, and countable in MONITOR
                 pipe.hset(self._docs, sha1, json.dumps({"url": url, "site": site}))
                 if sig is not None:
                     pipe.hset(self._sigs, sha1, sig.tobytes())
