@@ -150,3 +150,22 @@ def test_redis_going_away_stops_the_worker_with_a_clear_message(tmp_path, own_re
     assert "Spider closed (redis_unavailable)" in log
     records = read_jsonl(sorted(out.rglob("*.jsonl")))
     assert 20 <= written <= len(records) < site.n
+
+
+def test_a_worker_stopped_with_sigterm_hands_its_requests_back(tmp_path, redis_url):
+    site = SyntheticSite(200, POOL, size_kb=(4, 8), per_sitemap=100, per_listing=25)
+    profile = site.write_profile(tmp_path / "synthetic.json", algorithm="xpath_blocks")
+    out = tmp_path / "output"
+    with FixtureServer(resolver=site.resolver, delay=0.02) as srv:
+        procs = [_start(srv, profile, tmp_path, redis_url, n, {"DOWNLOAD_DELAY": "0.03"}) for n in range(2)]
+        deadline = time.monotonic() + 120
+        while _lines(out.rglob("*.jsonl")) < 40 and procs[0].poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        procs[0].send_signal(signal.SIGTERM)
+        for p in procs:
+            p.wait(timeout=120)
+    log = (tmp_path / "worker0.log").read_text(encoding="utf-8", errors="replace")
+    assert "Spider closed (shutdown)" in log
+    assert "stopped without closing" not in (tmp_path / "worker1.log").read_text(encoding="utf-8", errors="replace")
+    by_url = Counter(r["canonical_url"] for r in read_jsonl(sorted(out.rglob("*.jsonl"))))
+    assert len(by_url) == site.n and max(by_url.values()) == 1
