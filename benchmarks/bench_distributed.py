@@ -160,10 +160,15 @@ def main(argv: list[str] | None = None) -> int:
                                daemon=True)
         mon.start()
         time.sleep(0.3)
+        base_memory = redis_srv.client.info("memory")["used_memory"]
         r = crawl(site, profile, 3, tmp, redis_srv.url)
         stop.set()
         redis_srv.client.ping()  # one more command wakes the monitor loop up
         mon.join(5)
+        info = redis_srv.client.info("memory")
+        print(f"Redis memory after the crawl (queue empty; dupefilter, written record, dedup store of "
+              f"{r['articles']} articles): {info['used_memory'] / 2**20:.1f} MB, "
+              f"{(info['used_memory'] - base_memory) / r['articles'] / 1024:.2f} KB per article")
         total = sum(counts.values())
         print(f"Round trips (3 workers, {r['articles']} articles): {total} = {total / r['articles']:.1f} per article")
         for name, n in counts.most_common(14):
