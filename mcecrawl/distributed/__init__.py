@@ -59,11 +59,20 @@ def crawl_id(settings, spidercls=None) -> str:
     return settings.get("MCE_CRAWL_ID") or getattr(spidercls, "name", None) or "crawl"
 
 
+# A Redis reply taking longer than this means Redis is gone (every call is O(1) or O(bands)):
+# scrapy-redis's own default (scrapy_redis.defaults.REDIS_PARAMS).
+SOCKET_TIMEOUT = 30
+SOCKET_CONNECT_TIMEOUT = 30
+# Ping a connection idle this long before reusing it (redis-py docs, "health checks").
+HEALTH_CHECK_INTERVAL = 30
+
+
 def connect(url: str):
     """A redis-py client for ``url`` (bytes replies: queue entries are pickles)."""
     import redis
 
-    return redis.Redis.from_url(url, socket_timeout=30, socket_connect_timeout=10, health_check_interval=30)
+    return redis.Redis.from_url(url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=SOCKET_CONNECT_TIMEOUT,
+                                health_check_interval=HEALTH_CHECK_INTERVAL)
 
 
 def enabled(settings) -> bool:

@@ -2,8 +2,8 @@
 across processes and machines.
 
 Each request reserves the host's next free time in Redis (one Lua script, Redis server clock):
-``at = max(now, next)``, ``next = at + d``, then waits until ``at``.  Reserved times are at least
-``d`` apart, so all workers together make at most k+1 requests in any window of k·d seconds
+``at = max(now, next)``, ``next = at + d``, then waits until ``at`` (and reserves again if its
+event loop woke it up late).  Reserved times are at least ``d`` apart, so all workers together make at most k+1 requests in any window of k·d seconds
 (robots.txt requests included: they pass through the downloader middlewares too).  ``d`` is the
 larger of the host's download delay (``DOWNLOAD_DELAY``, or the site profile's) and its robots.txt
 ``Crawl-delay`` (:class:`mcecrawl.politeness.RobotsTxtReportMiddleware`).  The local download slot
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
@@ -24,6 +25,12 @@ logger = logging.getLogger(__name__)
 # Added to every gap: request send times jitter by the event loop's latency (~1 ms) after the
 # reserved time; a 1 % margin keeps "k+1 in any k·d window" true at the server.
 DELAY_MARGIN = 0.01
+
+# A request that wakes up later than this fraction of d after its reserved time (its worker's event
+# loop was busy) reserves again, at most MAX_RESERVATIONS times: sends stay within DELAY_MARGIN·d
+# of a reserved time.
+LATE_TOLERANCE = DELAY_MARGIN
+MAX_RESERVATIONS = 5
 
 # KEYS: polite:<host>.  ARGV: gap in microseconds.  -> microseconds to wait.
 RESERVE = """
@@ -79,9 +86,17 @@ class SharedPolitenessMiddleware:
             slot.delay, slot.jitter = 0.0, 0.0
         if delay <= 0:
             return None
-        wait_us = self._reserve(keys=[self.keys.polite(host)], args=[int(delay * (1 + DELAY_MARGIN) * 1e6)])
-        self.crawler.stats.inc_value("mcecrawl/distributed/politeness/reserved")
-        if wait_us > 0:
-            self.crawler.stats.inc_value("mcecrawl/distributed/politeness/wait_ms", wait_us // 1000)
-            await asyncio.sleep(wait_us / 1e6)
+        gap_us = int(delay * (1 + DELAY_MARGIN) * 1e6)
+        for _ in range(MAX_RESERVATIONS):
+            wait = self._reserve(keys=[self.keys.polite(host)], args=[gap_us]) / 1e6
+            self.crawler.stats.inc_value("mcecrawl/distributed/politeness/reserved")
+            due = time.monotonic() + wait
+            if wait > 0:
+                self.crawler.stats.inc_value("mcecrawl/distributed/politeness/wait_ms", int(wait * 1000))
+                await asyncio.sleep(wait)
+            if time.monotonic() - due <= LATE_TOLERANCE * delay:
+                return None
+            # Woke up late (a busy event loop): the reserved time has passed; sending now could
+            # crowd the next worker's turn, so take a new one.
+            self.crawler.stats.inc_value("mcecrawl/distributed/politeness/late")
         return None

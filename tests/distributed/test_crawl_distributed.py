@@ -2,7 +2,6 @@
 one kill between a feed line and its record; every article once in the union of the raw feeds."""
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
