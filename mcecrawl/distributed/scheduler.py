@@ -4,14 +4,14 @@ scrapy-redis pops a request without acknowledgement: if the process dies, the re
 while its fingerprint stays in the dupefilter, so it is never fetched again.  Here a pop moves the
 request, in one Lua script, from the queue into this worker's lease hash (``leases:<worker>``,
 request -> queue score).  The lease ends when the request's work is done
-(:class:`mcecrawl.distributed.record.LeaseRelease`: its callback output is scheduled and its items
-are written and recorded), when the request goes back to the queue (a retry or redirect), or when
+(:class:`mcecrawl.distributed.record.SharedFrontierMiddleware`: its callback output is scheduled
+and its items are written and recorded), when the request goes back to the queue (a retry or redirect), or when
 the worker is idle (then everything it popped is done).
 
 Each worker keeps a heartbeat deadline (``workers`` zset, Redis server clock) ``MCE_LEASE_SECONDS``
-ahead.  Any worker finds the dead ones (deadline passed) and reaps them in one script: their
+ahead, from a thread (so only a dead or hung process misses it).  Any worker finds the dead ones (deadline passed) and reaps them in one script: their
 leased requests go back to the queue with their priority, and their half-done article claims are
-settled (:func:`mcecrawl.distributed.record.settle_claims`).  A dead worker's claims can only be
+settled from its feed (:func:`mcecrawl.distributed.record.claims_in_feeds`).  A dead worker's claims can only be
 settled by reading its feed, so a worker on the same host reaps at once, others only after
 ``MCE_REAP_OTHER_HOST_AFTER`` more seconds (the host is presumed gone with its feed).
 
