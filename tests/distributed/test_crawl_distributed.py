@@ -168,3 +168,23 @@ def test_a_worker_stopped_with_sigterm_hands_its_requests_back(tmp_path, redis_u
     assert "stopped without closing" not in (tmp_path / "worker1.log").read_text(encoding="utf-8", errors="replace")
     by_url = Counter(r["canonical_url"] for r in read_jsonl(sorted(out.rglob("*.jsonl"))))
     assert len(by_url) == site.n and max(by_url.values()) == 1
+
+
+def test_same_crawl_id_resumes_new_id_starts_fresh(tmp_path, redis_url):
+    site = SyntheticSite(30, POOL, size_kb=(4, 8), per_sitemap=100, per_listing=25)
+    profile = site.write_profile(tmp_path / "synthetic.json", algorithm="xpath_blocks")
+
+    def run(crawl_id: str, n: int) -> tuple[int, int]:
+        before = srv.hits["/sitemap.xml"]
+        proc = _start(srv, profile, tmp_path, redis_url, n, {"MCE_CRAWL_ID": crawl_id})
+        proc.wait(timeout=120)
+        assert proc.returncode == 0
+        lines = sum(len(read_jsonl(f)) for f in (tmp_path / "output").rglob("*.jsonl") if f not in seen)
+        seen.update((tmp_path / "output").rglob("*.jsonl"))
+        return lines, srv.hits["/sitemap.xml"] - before
+
+    seen: set[Path] = set()
+    with FixtureServer(resolver=site.resolver) as srv:
+        assert run("daily-1", 0) == (site.n, 1)
+        assert run("daily-1", 1) == (0, 0)  # finished crawl: discovery is not scheduled again
+        assert run("daily-2", 2) == (site.n, 1)  # a new id crawls afresh
