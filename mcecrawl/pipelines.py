@@ -165,9 +165,10 @@ class CorpusQualityPipeline:
         if settings.getbool("MCE_DEDUP_ENABLED", True):
             threshold = settings.getfloat("MCE_DEDUP_THRESHOLD", NEAR_DUP_THRESHOLD)
             if settings.get("MCE_REDIS_URL"):  # shared by all workers (mcecrawl/distributed/dedup.py)
+                from mcecrawl.distributed import shown
                 from mcecrawl.distributed.dedup import RedisDedupStore
 
-                store, path = RedisDedupStore.from_settings(settings, threshold), settings.get("MCE_REDIS_URL")
+                store, path = RedisDedupStore.from_settings(settings, threshold), shown(settings.get("MCE_REDIS_URL"))
             else:
                 path = settings.get("MCE_DEDUP_DB") or ":memory:"
                 store = DedupStore(path, threshold=threshold)

@@ -75,6 +75,16 @@ def connect(url: str):
                                 health_check_interval=HEALTH_CHECK_INTERVAL)
 
 
+def shown(url: str) -> str:
+    """``url`` without its password, for logs."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    p = urlsplit(url)
+    if not p.password:
+        return url
+    return urlunsplit(p._replace(netloc=p.netloc.replace(f":{p.password}@", ":***@")))
+
+
 def enabled(settings) -> bool:
     return bool(settings.get("MCE_REDIS_URL"))
 
@@ -110,7 +120,7 @@ class RedisAddon:
         try:
             wid = settings.get("MCE_WORKER_ID") or f"w{server.incr(keys.worker_seq)}"
         except Exception as exc:  # redis.ConnectionError and friends: say what to do
-            raise RuntimeError(f"MCE_REDIS_URL={url}: Redis is not reachable ({exc}); start redis-server "
+            raise RuntimeError(f"MCE_REDIS_URL={shown(url)}: Redis is not reachable ({exc}); start redis-server "
                                f"or run without -s MCE_REDIS_URL for a single-process crawl") from exc
 
         def force(name, value):  # over the project defaults; values given with -s were read above
@@ -133,5 +143,5 @@ class RedisAddon:
             opts = feeds.pop(DEFAULT_FEED)
             feeds[DEFAULT_FEED.replace("%(time)s", "%(time)s-" + wid)] = opts
             settings.set("FEEDS", feeds, priority=max(settings.getpriority("FEEDS") or 0, 40) + 1)
-        logger.info("Distributed crawl %r on %s: this process is worker %s (pid %d)", keys.crawl_id, url, wid,
+        logger.info("Distributed crawl %r on %s: this process is worker %s (pid %d)", keys.crawl_id, shown(url), wid,
                     os.getpid())

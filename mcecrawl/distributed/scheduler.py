@@ -31,7 +31,7 @@ from scrapy.exceptions import DontCloseSpider
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet import reactor, task
 
-from mcecrawl.distributed import LEASE_META, Keys, host_name
+from mcecrawl.distributed import LEASE_META, Keys, host_name, shown
 
 logger = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ class LeasedScheduler(Scheduler):
         scheduler.wid = settings.get("MCE_WORKER_ID")
         scheduler.lease_ms = int(settings.getfloat("MCE_LEASE_SECONDS") * 1000)
         scheduler.other_host_ms = int(settings.getfloat("MCE_REAP_OTHER_HOST_AFTER") * 1000)
-        scheduler.url = settings.get("MCE_REDIS_URL")
+        scheduler.url = shown(settings.get("MCE_REDIS_URL"))
         s = scheduler.server
         scheduler._pop = s.register_script(POP)
         scheduler._heartbeat = s.register_script(HEARTBEAT)

@@ -52,3 +52,10 @@ def test_unreachable_redis_is_a_clear_error():
     settings = project_settings(MCE_REDIS_URL="redis://127.0.0.1:1/0")
     with pytest.raises(RuntimeError, match="Redis is not reachable"):
         addon().update_settings(settings)
+
+
+def test_logged_urls_hide_the_password():
+    from mcecrawl.distributed import shown
+
+    assert shown("redis://:s3cret@10.0.0.5:6379/0") == "redis://:***@10.0.0.5:6379/0"
+    assert shown("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
