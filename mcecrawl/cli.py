@@ -24,6 +24,7 @@ COMMANDS = (
     "demo",
     "check-site",
     "decode",
+    "merge",
 )
 
 

@@ -164,8 +164,15 @@ class CorpusQualityPipeline:
         self.drop = settings.getbool("MCE_DEDUP_DROP", False)
         store = None
         if settings.getbool("MCE_DEDUP_ENABLED", True):
-            path = settings.get("MCE_DEDUP_DB") or ":memory:"
-            store = DedupStore(path, threshold=settings.getfloat("MCE_DEDUP_THRESHOLD", NEAR_DUP_THRESHOLD))
+            threshold = settings.getfloat("MCE_DEDUP_THRESHOLD", NEAR_DUP_THRESHOLD)
+            if settings.get("MCE_REDIS_URL"):  # shared by all workers (mcecrawl/distributed/dedup.py)
+                from mcecrawl.distributed import shown
+                from mcecrawl.distributed.dedup import RedisDedupStore
+
+                store, path = RedisDedupStore.from_settings(settings, threshold), shown(settings.get("MCE_REDIS_URL"))
+            else:
+                path = settings.get("MCE_DEDUP_DB") or ":memory:"
+                store = DedupStore(path, threshold=threshold)
             logger.info("Dedup store %s: %d texts from earlier runs", path, len(store))
         self.quality = CorpusQuality(
             store=store,

@@ -132,3 +132,29 @@ MCE_SEARCH_INDEX_BATCH_SIZE = 200  # items per write transaction, written in a t
 MCE_SEARCH_INDEX_DB = "corpus.sqlite"
 # 900: last, on the finished item (after extraction 300 and corpus quality 400).
 ITEM_PIPELINES["mcecrawl.pipelines.SearchIndexPipeline"] = 900
+
+# --- Distributed crawling: one frontier and one corpus in Redis (docs: README "Many workers") ---
+# redis://host:port/db switches the crawl to scrapy-redis's scheduler, queue and dupefilter
+# (mcecrawl.distributed.RedisAddon); empty: the single-process crawl, no server needed.
+MCE_REDIS_URL = ""
+# Keys live under mce:<crawl id>:; the same id resumes a crawl, a new id starts a fresh one.
+# Empty: the spider name.
+MCE_CRAWL_ID = ""
+# Empty: assigned from a Redis counter (w1, w2, ...) and put into the feed name.
+MCE_WORKER_ID = ""
+# A worker's requests go back to the queue this long after its last heartbeat (it beats every
+# third of it).  Longer than any pause of a busy worker's event loop (a 10 MB page parses in < 2 s).
+MCE_LEASE_SECONDS = 30.0
+# A dead worker's half-written articles are settled from its feed by a worker on its host; other
+# hosts wait this much longer, then treat its unrecorded articles as not written.
+MCE_REAP_OTHER_HOST_AFTER = 600.0
+# Near-duplicate store of distributed crawls: one for every crawl id (like MCE_DEDUP_DB).
+MCE_REDIS_DEDUP_PREFIX = "mce:dedup"
+# Tests only: SIGKILL this process after its N-th feed line, before the article is recorded.
+MCE_FAULT_KILL_AFTER_WRITE = 0
+ADDONS = {"mcecrawl.distributed.RedisAddon": 0}
+# Each turns itself off without MCE_REDIS_URL.  290: claim an article before extraction (300);
+# 950: the shared per-host schedule, after robots.txt (100) gave its Crawl-delay; 50: spider output.
+ITEM_PIPELINES["mcecrawl.distributed.record.WrittenRecord"] = 290
+DOWNLOADER_MIDDLEWARES["mcecrawl.distributed.politeness.SharedPolitenessMiddleware"] = 950
+SPIDER_MIDDLEWARES["mcecrawl.distributed.record.SharedFrontierMiddleware"] = 50

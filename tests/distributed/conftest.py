@@ -1,0 +1,35 @@
+"""A real redis-server on 127.0.0.1, on a free port, in a temporary directory (no fake Redis)."""
+from __future__ import annotations
+
+import pytest
+
+from mcecrawl.demo.redis_server import RedisServer
+
+
+def start_redis(directory) -> RedisServer:
+    try:
+        return RedisServer(directory)
+    except FileNotFoundError as e:
+        pytest.skip(f"{e}; .ci/run installs it")
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    server = start_redis(tmp_path_factory.mktemp("redis"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server):
+    """An empty database of the module's server."""
+    redis_server.client.flushall()
+    return redis_server.url
+
+
+@pytest.fixture
+def own_redis(tmp_path_factory):
+    """A server of the test's own (a test that stops it)."""
+    server = start_redis(tmp_path_factory.mktemp("redis"))
+    yield server
+    server.stop()
