@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import scrapy
 
-SCHEMA_VERSION = "1.0"
-STATUSES = ("ok", "empty", "error", "blocked")
+SCHEMA_VERSION = "1.1"  # 1.1: status not_article
+STATUSES = ("ok", "empty", "error", "blocked", "not_article")
 
 
 class ArticleItem(scrapy.Item):
@@ -32,7 +32,7 @@ class ArticleItem(scrapy.Item):
     paragraphs = scrapy.Field()
     algorithm = scrapy.Field()
     params = scrapy.Field()
-    status = scrapy.Field()  # ok | empty | error | blocked
+    status = scrapy.Field()  # ok | empty | error | blocked | not_article
     reason = scrapy.Field()
     # encoding provenance (mcecrawl.encoding.decode via the middleware)
     encoding_original = scrapy.Field()

@@ -89,8 +89,8 @@ class ExtractionPipeline:
         if "html" in adapter:
             del adapter["html"]
         adapter.setdefault("schema_version", SCHEMA_VERSION)
-        if adapter.get("status") == "blocked":
-            self._fill(adapter, "", (), "blocked", adapter.get("reason") or "anti-bot challenge page", 0.0)
+        if adapter.get("status") in ("blocked", "not_article"):  # judged by the spider: nothing to extract
+            self._fill(adapter, "", (), adapter["status"], adapter.get("reason") or "", 0.0)
         else:
             await self._extract(adapter, html)
         status = adapter["status"]

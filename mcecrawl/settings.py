@@ -61,6 +61,8 @@ DOWNLOADER_MIDDLEWARES = {
 MCE_DONE_RECORD = None
 EXTENSIONS = {
     "mcecrawl.extensions.DoneRecord": 500,
+    # End-of-crawl summary: non-articles per host and reason with sample URLs, unreachable entry points.
+    "mcecrawl.extensions.CrawlSummary": 510,
 }
 
 # --- Encoding normalisation (issue 4) ---
