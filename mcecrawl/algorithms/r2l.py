@@ -81,11 +81,26 @@ def find_region(nepl: np.ndarray, epl: np.ndarray, *, P: int = P_DEFAULT, radius
 
 def main_content(lines: Lines, first: int, last: int, *, output: str = OUTPUT_DEFAULT,
                  hebrew: bool = False) -> list[str]:
-    """The region's text: its S1 characters line by line (§4.1), or the parsed region (§6)."""
+    """The region's text: its S1 characters (§4.1), or the parsed region (§6).
+
+    With the characters output a paragraph ends only at a block-level tag (or ``<br>``), as
+    when the region is parsed: a segmented line is not a paragraph, so an inline link leaves
+    its paragraph whole.
+    """
     if output == "parse":
         return parse_lines(lines, first, last)
-    kept = [lines.source(i, i) for i in range(first, last + 1) if not lines.protected[i]]
-    return r2l_characters(kept, hebrew=hebrew)
+    breaks = block_starts(lines)
+    blocks: list[str] = []
+    current: list[str] = []
+    for i in range(first, last + 1):
+        if breaks[i] and current:
+            blocks.append("".join(current))
+            current = []
+        if not lines.protected[i]:
+            current.append(lines.source(i, i))
+    if current:
+        blocks.append("".join(current))
+    return r2l_characters(blocks, hebrew=hebrew)
 
 
 def r2l(text: str, **params) -> Extraction:
