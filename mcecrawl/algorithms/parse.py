@@ -153,14 +153,21 @@ HEBREW_CLASS = "\u0590-\u05FF\uFB1D-\uFB4F"
 _BIDI_CONTROLS = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
 
 
+_NOT_R2L = {False: re.compile(f"[^{R2L_CLASS}]+"), True: re.compile(f"[^{R2L_CLASS}{HEBREW_CLASS}]+")}
+
+
 def r2l_characters(lines: list[str], *, hebrew: bool = False) -> list[str]:
     """R2L paper §4.1 output: the S1 characters of each line, whitespace kept between words.
 
     Any run of non-S1 characters becomes one space, so words stay apart and markup vanishes;
-    bidi marks are dropped first.  Each item of ``lines`` gives at most one paragraph.
+    bidi marks are dropped first.  Each item of ``lines`` gives at most one paragraph (items are
+    handled one at a time: no copy of the whole region is made).
     """
-    other = re.compile(f"[^{R2L_CLASS}{HEBREW_CLASS if hebrew else ''}]+")
-    return _lines_to_paragraphs("\n".join(other.sub(" ", line.translate(_BIDI_CONTROLS)) for line in lines))
+    other = _NOT_R2L[bool(hebrew)]
+    out: list[str] = []
+    for line in lines:
+        out.extend(_lines_to_paragraphs(other.sub(" ", line.translate(_BIDI_CONTROLS))))
+    return out
 
 
 _META_TITLE = re.compile(

@@ -90,17 +90,17 @@ def main_content(lines: Lines, first: int, last: int, *, output: str = OUTPUT_DE
     if output == "parse":
         return parse_lines(lines, first, last)
     breaks = block_starts(lines)
-    blocks: list[str] = []
+    paragraphs: list[str] = []
     current: list[str] = []
     for i in range(first, last + 1):
-        if breaks[i] and current:
-            blocks.append("".join(current))
+        if breaks[i] and current:  # each block's source is reduced at once: only the output grows
+            paragraphs.extend(r2l_characters(["".join(current)], hebrew=hebrew))
             current = []
         if not lines.protected[i]:
             current.append(lines.source(i, i))
     if current:
-        blocks.append("".join(current))
-    return r2l_characters(blocks, hebrew=hebrew)
+        paragraphs.extend(r2l_characters(["".join(current)], hebrew=hebrew))
+    return paragraphs
 
 
 def r2l(text: str, **params) -> Extraction:

@@ -352,9 +352,11 @@ def test_invalid_utf8_bytes_and_lone_surrogates_and_xml_declaration():
 
 def test_unclosed_and_deeply_nested_markup():
     assert xpath_blocks("<div><p>Some text<p>more text<div><span>unclosed").status == "ok"
-    depth = 5000  # beyond libxml2's default depth limit; the parser is given huge_tree
-    ex = xpath_blocks("<html><body>" + "<div>" * depth + "<p>deep text</p><p>more deep text</p>" + "</div>" * depth)
-    assert ex.status in ("ok", "empty") and ex.reason
+    for depth in (5000, 100_000):  # beyond libxml2's depth limit (2048 with huge_tree)
+        ex = xpath_blocks("<html><body>" + "<div>" * depth + "<p>deep text</p><p>more deep text</p>" + "</div>" * depth)
+        assert ex.status == "error" and "depth limit" in ex.reason, ex.reason  # never a silent "empty"
+    ex = xpath_blocks("<html><body>" + "<div>" * 1000 + "<p>deep text</p><p>more deep text</p>" + "</div>" * 1000)
+    assert ex.status == "ok" and ex.text == "deep text\nmore deep text"
 
 
 def test_large_page_is_processed_whole():
