@@ -109,6 +109,9 @@ FORM_WRAPPER_TEXT_SHARE = 0.5
 FORM_CONTROL_TAGS = ("input", "select", "option", "textarea", "button", "label", "fieldset")
 # display:none per the paper; the HTML `hidden` attribute is the same rule in HTML5 markup.
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
+# A parent with this many R1-removed children that have a tail is stripped by _strip_children,
+# which joins the tails: lxml reads k adjacent text nodes in O(k^2).  Real pages have a handful.
+TEXT_MERGE_MIN_NODES = 64
 # Sentinel tag that marks hidden elements so lxml can strip them in C with their tails kept.
 _HIDDEN_SENTINEL = "mce-hidden"
 
@@ -251,7 +254,10 @@ def remove_non_informative_nodes(body: etree._Element, *, extra_tags: Iterable[s
     tags += extra_tags
     if semantic_boilerplate:
         tags += SEMANTIC_BOILERPLATE_TAGS
-    etree.strip_elements(body, etree.Comment, etree.ProcessingInstruction, _HIDDEN_SENTINEL, *tags, with_tail=False)
+    removed = (etree.Comment, etree.ProcessingInstruction, _HIDDEN_SENTINEL, *tags)
+    for parent in _crowded_parents(body, removed):
+        _strip_children(parent, removed)
+    etree.strip_elements(body, *removed, with_tail=False)
     # Forms last, once the script text is gone: a <form> that holds most of the page's text is
     # a page wrapper (ASP.NET WebForms wraps every page in one), not a form.  Keep it and drop
     # only its controls.  (HTML forbids nested forms, so this is linear.)
@@ -264,6 +270,42 @@ def remove_non_informative_nodes(body: etree._Element, *, extra_tags: Iterable[s
         else:
             form.tag = _HIDDEN_SENTINEL
     etree.strip_elements(body, _HIDDEN_SENTINEL, with_tail=False)
+
+
+def _crowded_parents(body: etree._Element, removed: tuple) -> list[etree._Element]:
+    """Elements with :data:`TEXT_MERGE_MIN_NODES` or more ``removed`` children that have a tail."""
+    counts: dict[etree._Element, int] = {}
+    for el in body.iter(*removed):
+        if el.tail:
+            parent = el.getparent()
+            counts[parent] = counts.get(parent, 0) + 1
+    return [parent for parent, n in counts.items() if n >= TEXT_MERGE_MIN_NODES]
+
+
+def _strip_children(parent: etree._Element, removed: tuple) -> None:
+    """Remove the ``removed`` children of ``parent``, joining the tails they leave behind.
+
+    ``strip_elements(with_tail=False)`` leaves each tail as a text node of its own, and lxml
+    reads k adjacent text nodes (``.text``/``.tail``) by concatenating them one by one, O(k^2):
+    a page of 100,000 consecutive scripts.  Here each run of tails becomes one string, once."""
+    names = {t for t in removed if isinstance(t, str)}
+    specials = tuple(t for t in removed if not isinstance(t, str))  # etree.Comment, etree.ProcessingInstruction
+    head: list[str] = [parent.text or ""]
+    current = head
+    kept: list[tuple[etree._Element, list[str]]] = []
+    doomed: list[etree._Element] = []
+    for child in parent:
+        if child.tag in specials or child.tag in names:
+            current.append(child.tail or "")
+            doomed.append(child)
+        else:
+            current = [child.tail or ""]
+            kept.append((child, current))
+    for child in doomed:
+        parent.remove(child)  # the tail goes with it: it is in `head` or a kept sibling's list
+    parent.text = "".join(head) or None
+    for child, tail in kept:
+        child.tail = "".join(tail) or None
 
 
 def _text_length(el: etree._Element) -> int:

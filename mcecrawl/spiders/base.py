@@ -37,7 +37,7 @@ from scrapy.http import Request, Response
 from scrapy.utils.response import get_base_url
 
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
-from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, UNAMBIGUOUS, Profile, load_profile
+from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, REQUIRED, UNAMBIGUOUS, VETO, Profile, load_profile
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ ARTICLE_HTTP_STATUSES = [403, 503]
 # The <head> of a real news page ends within its first ~100 KB (inline CSS/JSON included).
 HEAD_MAX_CHARS = 262_144
 
-# Page types, read from the page itself (docs/crawler.md "Page evidence").  An Article-family type
+# Page types, read from the page itself (see page_evidence).  An Article-family type
 # anywhere in the page is positive evidence and wins; only an explicit non-article type that is
 # the page's main entity vetoes; every other type (WebPage, WebSite, Organization, BreadcrumbList,
 # og:type "website" or "text/html", ...) is no signal.  Many CMSs put og:type "website" on every
@@ -111,7 +111,7 @@ def parse_date(raw: str | None) -> str | None:
         return None
 
 
-def _jsonld_tops(selector) -> list[dict]:
+def _jsonld_nodes(selector) -> list[dict]:
     """The top-level JSON-LD nodes of the page (each script's object, list items, ``@graph`` members)."""
     tops: list[dict] = []
     for raw in selector.css('script[type="application/ld+json"]::text').getall():
@@ -130,10 +130,6 @@ def _jsonld_tops(selector) -> list[dict]:
                 if "@type" in node:
                     tops.append(node)
     return tops
-
-
-def _jsonld_nodes(selector) -> list[dict]:
-    return _jsonld_tops(selector)
 
 
 def _types(node: dict) -> list[str]:
@@ -237,7 +233,7 @@ def page_evidence(selector, rules: dict, text: str | None = None) -> tuple[str, 
             return ARTICLE, f"page type {value!r}"
         if isinstance(value, str) and value in sj.get("not_values", ()):
             return NOT_ARTICLE, f"page type {value!r}"
-    tops = _jsonld_tops(selector)
+    tops = _jsonld_nodes(selector)
     article_types = ARTICLE_JSONLD_TYPES.union(rules.get("jsonld_types", ()))
     found = [t for t in _all_types(tops) if t in article_types]
     if found:
@@ -591,7 +587,7 @@ class ProfileSpider(scrapy.Spider):
             return full[0]
 
         head = head_selector(text) if self.profile.signals_in_head else None
-        needed = response.meta.get("mce_evidence", "veto")
+        needed = response.meta.get("mce_evidence", VETO)
         if needed == UNAMBIGUOUS:  # the URL rule alone decides: no page evidence is read
             verdict, why = ARTICLE, "URL rule marked unambiguous"
             meta = self.page_metadata(head) if head is not None else None
@@ -607,7 +603,7 @@ class ProfileSpider(scrapy.Spider):
                 veto = self.not_article_reason(whole_page())
                 if veto:
                     verdict, why = NOT_ARTICLE, veto
-        if verdict == NOT_ARTICLE or (needed == "required" and verdict != ARTICLE):
+        if verdict == NOT_ARTICLE or (needed == REQUIRED and verdict != ARTICLE):
             if verdict != NOT_ARTICLE:
                 why = "no article evidence, which this URL shape requires"
             host = urlsplit(canon).hostname
