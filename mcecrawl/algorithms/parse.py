@@ -150,7 +150,7 @@ R2L_CLASS = "\u0600-\u06FF\u0750-\u077F\u0870-\u08FF\uFB50-\uFDFF\uFE70-\uFEFE\u
 HEBREW_CLASS = "\u0590-\u05FF\uFB1D-\uFB4F"
 # Bidi formatting characters (Unicode UAX #9 §2: LRM, RLM, embeddings, overrides, isolates) are
 # invisible and join nothing apart: removed, so that a mark inside a word does not split it.
-_BIDI_CONTROLS = dict.fromkeys(map(ord, "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+_BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 _NOT_R2L = {False: re.compile(f"[^{R2L_CLASS}]+"), True: re.compile(f"[^{R2L_CLASS}{HEBREW_CLASS}]+")}
@@ -166,7 +166,7 @@ def r2l_characters(lines: list[str], *, hebrew: bool = False) -> list[str]:
     other = _NOT_R2L[bool(hebrew)]
     out: list[str] = []
     for line in lines:
-        out.extend(_lines_to_paragraphs(other.sub(" ", line.translate(_BIDI_CONTROLS))))
+        out.extend(_lines_to_paragraphs(other.sub(" ", _BIDI_CONTROLS.sub("", line))))
     return out
 
 

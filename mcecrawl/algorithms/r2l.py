@@ -89,17 +89,21 @@ def main_content(lines: Lines, first: int, last: int, *, output: str = OUTPUT_DE
     """
     if output == "parse":
         return parse_lines(lines, first, last)
-    breaks = block_starts(lines)
+    breaks = block_starts(lines)[first:last + 1].tolist()
+    protected = lines.protected[first:last + 1].tolist()
     paragraphs: list[str] = []
-    current: list[str] = []
-    for i in range(first, last + 1):
-        if breaks[i] and current:  # each block's source is reduced at once: only the output grows
+    current: list[str] = []  # source of the block so far, one piece per run of unprotected lines
+    run = None  # first line of the current run
+    for k in range(last - first + 2):  # one step past the end flushes the last block
+        end = k == last - first + 1
+        if run is not None and (end or breaks[k] or protected[k]):
+            current.append(lines.source(first + run, first + k - 1))
+            run = None
+        if current and (end or breaks[k]):  # each block's source is reduced at once
             paragraphs.extend(r2l_characters(["".join(current)], hebrew=hebrew))
             current = []
-        if not lines.protected[i]:
-            current.append(lines.source(i, i))
-    if current:
-        paragraphs.extend(r2l_characters(["".join(current)], hebrew=hebrew))
+        if not end and run is None and not protected[k]:
+            run = k
     return paragraphs
 
 
