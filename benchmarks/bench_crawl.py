@@ -3,6 +3,7 @@
     python benchmarks/bench_crawl.py                       # 2,000 articles, bare vs full, twice each
     python benchmarks/bench_crawl.py --articles 20000 --no-bare --repeat 1   # peak RSS of a big crawl
     python benchmarks/bench_crawl.py --serve nginx         # the same site as files, served by nginx
+    python benchmarks/bench_crawl.py --no-bare --repeat 1 --profile   # CPU per component of the full crawl
 
 The site is :class:`mcecrawl.demo.synthetic.SyntheticSite`: N articles of 100–500 KB built from the
 gold texts of ``../shared/data/r2l`` (fa/ar/ur) plus multi-line page furniture (discovery:
@@ -17,6 +18,11 @@ with Scrapy's defaults.  Both use the same concurrency.  Time is Scrapy's own
 ``elapsed_time_seconds`` (spider open to close; interpreter start-up excluded) and wall time; peak RSS
 is the crawl process's ``VmHWM``; CPU is user+system of the crawl and its extraction workers
 (interpreter start-up included).  The machine's 2 cores are shared with other work: figures are noisy.
+
+``--profile`` runs the full crawl process under cProfile and splits its CPU per page by component
+(the cumulative time of each component's entry points; cProfile slows the process, so compare
+shares, not absolute times), and adds the extraction workers' own time (``mcecrawl/extraction/
+ms_total``, measured inside the worker).
 """
 from __future__ import annotations
 
@@ -165,6 +171,40 @@ def run(cmd: list[str], env: dict, cwd: Path) -> dict:
             "enabled": [l.strip(" '[],") for l in text.splitlines() if l.strip(" [").startswith("'mcecrawl.")]}
 
 
+# Components of the crawl process: (label, [functions]); the cumulative time of these entry
+# points, matched on their code objects (the two pipelines' process_item share a name).
+def _components():
+    from mcecrawl import exporters, extraction_worker, middlewares, pipelines
+    from mcecrawl.spiders import base
+
+    return [
+        ("encoding middleware (decode, re-encode)", [middlewares.EncodingNormalizationMiddleware.process_response]),
+        ("spider: discovery (sitemaps, listings)", [base.ProfileSpider.parse_sitemap, base.ProfileSpider.parse_listing]),
+        ("spider: page evidence and metadata", [base.ProfileSpider.parse_article]),
+        ("extraction pipeline (hand-off to the worker, item fill)", [pipelines.ExtractionPipeline.process_item]),
+        ("  of which: transfer to/from the worker", [extraction_worker.WorkerPool.run, extraction_worker.WorkerPool._read]),
+        ("corpus quality pipeline (normalise, langid, dedup, dates)", [pipelines.CorpusQualityPipeline.process_item]),
+        ("feed writing (JSON line, flush)", [exporters.SafeJsonLinesItemExporter.export_item]),
+    ]
+
+
+def print_components(path: Path, result: dict) -> None:
+    import pstats
+
+    st = pstats.Stats(str(path))
+    total = st.total_tt
+    pages = max(result["items"], 1)
+    print(f"\nCPU of the crawl process under cProfile: {total:.1f} s, {1000 * total / pages:.2f} ms per article")
+    for label, funcs in _components():
+        keys = {(f.__code__.co_filename, f.__code__.co_firstlineno, f.__name__) for f in funcs}
+        cum = sum(v[3] for key, v in st.stats.items() if key in keys)
+        print(f"  {label:58} {1000 * cum / pages:6.2f} ms/article ({100 * cum / total:4.1f} %)")
+    print("  (the rest: Scrapy's engine, downloader, scheduler, Twisted/asyncio)")
+    log = sorted(path.parent.glob("log-*.txt"))[-1].read_text(encoding="utf-8", errors="replace")
+    ms = float(stats_from_log(log).get("mcecrawl/extraction/ms_total", "0").strip("'"))
+    print(f"  extraction in the worker process(es), not profiled: {ms / pages:6.2f} ms/article")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--articles", type=int, default=2000)
@@ -176,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--serve", choices=("memory", "disk", "nginx"), default="memory",
                     help="pages generated per request (memory), or files served by the fixture server (disk) or nginx")
     ap.add_argument("--json", default=None, help="write the results here too")
+    ap.add_argument("--profile", action="store_true", help="profile the full crawl process (cProfile), CPU per component")
     ap.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                     help="extra setting for the full crawl only, e.g. -s MCE_EXTRACTION_WORKERS=0")
     args = ap.parse_args(argv)
@@ -197,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         extra = dict(x.split("=", 1) for x in args.set)
         full_cmd = crawl_command("profile", base_url=srv.url, output=tmp / "full.jsonl",
                                  args={"profile": str(profile)}, settings={**conc, **extra})
+        if args.profile:  # python -m cProfile -o FILE -m scrapy crawl ...
+            full_cmd[1:3] = ["-m", "cProfile", "-o", str(tmp / "crawl.prof"), "-m", "scrapy"]
         bare_env = {k: v for k, v in os.environ.items() if k != "SCRAPY_SETTINGS_MODULE"}
         bare_cmd = [sys.executable, "-m", "scrapy", "runspider", str(ROOT / "benchmarks" / "bare_spider.py"),
                     "-a", f"base_url={srv.url}"] + [x for k, v in conc.items() for x in ("-s", f"{k}={v}")]
@@ -207,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
             results["full"].append(run(full_cmd, crawl_env(), tmp))
             print("full", {k: v for k, v in results["full"][-1].items() if k != "enabled"}, flush=True)
         enabled = results["full"][-1]["enabled"]
+        if args.profile:
+            print_components(tmp / "crawl.prof", results["full"][-1])
     best = {k: min(v, key=lambda r: r["elapsed_s"]) for k, v in results.items() if v}
     if args.set:
         print("full crawl settings: " + " ".join(args.set))

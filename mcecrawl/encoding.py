@@ -31,7 +31,7 @@ import codecs
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import NamedTuple
 
 import chardet
@@ -179,6 +179,7 @@ class _Table:
     width: int  # number of defined non-ASCII bytes: narrower code pages win ties
 
 
+_ASCII_BYTES = bytes(range(128))
 _ASCII_LETTER = np.zeros(256, dtype=bool)
 _ASCII_LETTER[0x41:0x5B] = _ASCII_LETTER[0x61:0x7B] = True
 
@@ -191,17 +192,47 @@ class _NonAscii:
     """
 
     def __init__(self, body: bytes):
-        arr = np.frombuffer(body, dtype=np.uint8)
+        self._body = body
+        # The bytes alone are all the UTF-8 steps need: one C pass, no index array.
+        self.bytes = body.translate(None, _ASCII_BYTES)
+
+    @cached_property
+    def _neighbours(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(values, adjacent, left_ascii_letter, right_ascii_letter), built on first use only:
+        the positions of a mostly non-ASCII page are 4-8 bytes per byte (the code-page steps
+        need them; a broken-UTF-8 page is settled before)."""
+        arr = np.frombuffer(self._body, dtype=np.uint8)
         pos = np.flatnonzero(arr >= 0x80)
-        self.values = arr[pos]
-        self.bytes = self.values.tobytes()
+        if len(arr) < 2**31:
+            pos = pos.astype(np.int32)
+        values = np.frombuffer(self.bytes, dtype=np.uint8)
         # adjacent[i]: non-ASCII bytes i and i+1 are neighbours in the body (one run of bytes).
-        self.adjacent = np.diff(pos) == 1
+        adjacent = np.diff(pos) == 1
         # Is the byte before/after an ASCII letter?  (Clipping at the ends reads the byte
         # itself, which is non-ASCII, so no special case.)
-        self.left_ascii_letter = _ASCII_LETTER[arr.take(pos - 1, mode="clip")]
-        self.right_ascii_letter = _ASCII_LETTER[arr.take(pos + 1, mode="clip")]
-        self.touches_ascii_letter = self.left_ascii_letter | self.right_ascii_letter
+        left = _ASCII_LETTER[arr.take(pos - 1, mode="clip")]
+        right = _ASCII_LETTER[arr.take(pos + 1, mode="clip")]
+        return values, adjacent, left, right
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._neighbours[0]
+
+    @property
+    def adjacent(self) -> np.ndarray:
+        return self._neighbours[1]
+
+    @property
+    def left_ascii_letter(self) -> np.ndarray:
+        return self._neighbours[2]
+
+    @property
+    def right_ascii_letter(self) -> np.ndarray:
+        return self._neighbours[3]
+
+    @cached_property
+    def touches_ascii_letter(self) -> np.ndarray:
+        return self.left_ascii_letter | self.right_ascii_letter
 
     def stray_foreign(self, table: _Table) -> int:
         """Foreign letters (class F) not touching an ASCII letter.  The French letters of

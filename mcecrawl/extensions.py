@@ -1,4 +1,5 @@
-"""Crawl extensions: the crash-safe done-record that makes ``kill -9`` + resume exact.
+"""Crawl extensions: the crash-safe done-record that makes ``kill -9`` + resume exact, and the
+end-of-crawl summary (:class:`CrawlSummary`).
 
 Stock ``JOBDIR`` saves the scheduler queue only on a clean close while the dupefilter's seen-set
 is written as it goes, so after ``kill -9`` the queued-but-unfetched requests are lost for good
@@ -29,6 +30,9 @@ from scrapy.extensions.feedexport import FeedExporter
 from w3lib.url import file_uri_to_path
 
 logger = logging.getLogger(__name__)
+
+# Sample URLs the end-of-crawl summary names per reason and host: a few to open and check by hand.
+SUMMARY_SAMPLE_URLS = 3
 
 DONE_FILE = "mcecrawl_done.txt"
 FEEDS_FILE = "mcecrawl_feeds.txt"
@@ -145,3 +149,63 @@ class DoneRecord:
         self._record.flush()
         os.fsync(self._record.fileno())
         self._record.close()
+
+
+class CrawlSummary:
+    """Say at the end of a crawl what it did not write as articles, and why.
+
+    * pages at article URLs judged not to be articles (status ``not_article``), counted per host
+      and reason, with :data:`SUMMARY_SAMPLE_URLS` sample URLs each;
+    * entry points (sitemaps, feeds, listings of the profile) that could not be fetched, each
+      with the error, so that an offline run or a moved sitemap is one readable line per URL.
+
+    The spider reports entry-point failures with :meth:`entry_point_failed`; items are seen on
+    ``item_scraped``.  The robots.txt summary is :class:`mcecrawl.politeness.RobotsTxtReportMiddleware`'s.
+    """
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+        self.not_article: dict[tuple[str, str], list] = {}  # (host, reason) -> [count, sample URLs]
+        self.entry_failures: dict[str, str] = {}  # entry-point URL -> why
+        crawler.signals.connect(self.item_scraped, signals.item_scraped)
+        crawler.signals.connect(self.spider_closed, signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler)
+
+    def item_scraped(self, item: Any) -> None:
+        adapter = ItemAdapter(item)
+        if adapter.get("status") != "not_article":
+            return
+        url = adapter.get("canonical_url") or adapter.get("url") or ""
+        from urllib.parse import urlsplit
+
+        reason = (adapter.get("reason") or "").removeprefix("not an article: ")
+        entry = self.not_article.setdefault((urlsplit(url).hostname or "", reason), [0, []])
+        entry[0] += 1
+        if len(entry[1]) < SUMMARY_SAMPLE_URLS:
+            entry[1].append(url)
+
+    def entry_point_failed(self, url: str, why: str) -> None:
+        self.entry_failures.setdefault(url, why)
+        self.crawler.stats.inc_value("mcecrawl/entry_points/failed")
+
+    def summary_lines(self) -> list[str]:
+        lines = []
+        for (host, reason), (n, samples) in sorted(self.not_article.items(), key=lambda kv: -kv[1][0]):
+            lines.append(f"{n} not an article on {host} ({reason}), e.g. {', '.join(samples)}")
+        for url, why in self.entry_failures.items():
+            lines.append(f"entry point not fetched: {url}: {why}")
+        return lines
+
+    def spider_closed(self) -> None:
+        if self.not_article:
+            total = sum(n for n, _ in self.not_article.values())
+            logger.warning("%d pages at article URLs were not written as articles (status not_article, in the "
+                           "feed or the rejects feed):\n  %s", total,
+                           "\n  ".join(line for line in self.summary_lines() if not line.startswith("entry point")))
+        if self.entry_failures:
+            logger.error("%d of the profile's entry points could not be fetched; nothing was discovered "
+                         "from them:\n  %s", len(self.entry_failures),
+                         "\n  ".join(f"{u}: {w}" for u, w in self.entry_failures.items()))

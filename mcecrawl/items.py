@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import scrapy
 
-SCHEMA_VERSION = "1.0"
-STATUSES = ("ok", "empty", "error", "blocked")
+SCHEMA_VERSION = "1.1"  # 1.1: status not_article
+STATUSES = ("ok", "empty", "error", "blocked", "not_article")
 
 
 class ArticleItem(scrapy.Item):
@@ -32,7 +32,7 @@ class ArticleItem(scrapy.Item):
     paragraphs = scrapy.Field()
     algorithm = scrapy.Field()
     params = scrapy.Field()
-    status = scrapy.Field()  # ok | empty | error | blocked
+    status = scrapy.Field()  # ok | empty | error | blocked | not_article
     reason = scrapy.Field()
     # encoding provenance (mcecrawl.encoding.decode via the middleware)
     encoding_original = scrapy.Field()
@@ -54,6 +54,8 @@ class ArticleItem(scrapy.Item):
     duplicate_kind = scrapy.Field()  # exact | near | None
     duplicate_similarity = scrapy.Field()  # 1.0 exact, estimated Jaccard for near
     duplicate_cross_site = scrapy.Field()  # the first copy came from another site (syndication)
+    unchanged_since = scrapy.Field()  # re-crawl: this URL had this text already, first seen then (ISO-8601)
+    previous_content_sha1 = scrapy.Field()  # re-crawl: this URL's text changed; the previous text's hash
     calendar = scrapy.Field()  # calendar published_raw was written in: gregorian | jalali | hijri
     published_source = scrapy.Field()  # jsonld | meta | time | raw | text
     warc_record_id = scrapy.Field()  # WARC-Record-ID of the archived response (MCE_WARC_ENABLED)

@@ -90,8 +90,8 @@ class ExtractionPipeline:
         if "html" in adapter:
             del adapter["html"]
         adapter.setdefault("schema_version", SCHEMA_VERSION)
-        if adapter.get("status") == "blocked":
-            self._fill(adapter, "", (), "blocked", adapter.get("reason") or "anti-bot challenge page", 0.0)
+        if adapter.get("status") in ("blocked", "not_article"):  # judged by the spider: nothing to extract
+            self._fill(adapter, "", (), adapter["status"], adapter.get("reason") or "", 0.0)
         else:
             await self._extract(adapter, html)
         status = adapter["status"]
@@ -150,8 +150,10 @@ class CorpusQualityPipeline:
     ``MCE_NORMALIZE_KEEP_HARAKAT`` (False), ``MCE_NORMALIZE_ZWNJ`` ("keep"), ``MCE_LANGID_ENABLED``
     (True), ``MCE_DEDUP_ENABLED`` (True), ``MCE_DEDUP_DB`` (SQLite path, shared by all spiders so
     syndication across sites is found), ``MCE_DEDUP_DROP`` (False), ``MCE_DEDUP_THRESHOLD`` (0.5),
-    ``MCE_DATES_ENABLED`` (True).
-    Stats: ``mcecrawl/corpus/{items,lang_detected/<l>,lang_mismatch,lang_mismatch/<declared>-><detected>,
+    ``MCE_DATES_ENABLED`` (True), ``MCE_RECRAWL_UNCHANGED`` ("mark": a re-crawled URL with the
+    same text is written with ``unchanged_since``; "skip": dropped).
+    Stats: ``mcecrawl/corpus/{items,recrawl/unchanged,recrawl/unchanged_skipped,recrawl/updated,
+    lang_detected/<l>,lang_mismatch,lang_mismatch/<declared>-><detected>,
     duplicates/<kind>,duplicates/cross_site,duplicates_dropped,calendar/<c>,undated,ms_total}``.
     """
 
@@ -162,6 +164,11 @@ class CorpusQualityPipeline:
         settings = crawler.settings
         self.stats = crawler.stats
         self.drop = settings.getbool("MCE_DEDUP_DROP", False)
+        from mcecrawl import settings as defaults
+
+        self.unchanged = settings.get("MCE_RECRAWL_UNCHANGED", defaults.MCE_RECRAWL_UNCHANGED)
+        if self.unchanged not in ("mark", "skip"):
+            raise ValueError(f"MCE_RECRAWL_UNCHANGED must be mark or skip, not {self.unchanged!r}")
         store = None
         if settings.getbool("MCE_DEDUP_ENABLED", True):
             threshold = settings.getfloat("MCE_DEDUP_THRESHOLD", NEAR_DUP_THRESHOLD)
@@ -223,6 +230,13 @@ class CorpusQualityPipeline:
             logger.info("Language mismatch: declared %s, detected %s (%.2f): %s", adapter.get("lang"),
                         adapter["lang_detected"], adapter.get("lang_confidence") or 0.0, adapter.get("url"))
         inc(f"mcecrawl/corpus/calendar/{adapter['calendar']}" if adapter.get("calendar") else "mcecrawl/corpus/undated")
+        if adapter.get("previous_content_sha1"):
+            inc("mcecrawl/corpus/recrawl/updated")
+        if adapter.get("unchanged_since"):
+            inc("mcecrawl/corpus/recrawl/unchanged")
+            if self.unchanged == "skip":
+                inc("mcecrawl/corpus/recrawl/unchanged_skipped")
+                raise DropItem(f"unchanged since {adapter['unchanged_since']}: {adapter.get('canonical_url')}")
         if adapter.get("duplicate_of"):
             inc(f"mcecrawl/corpus/duplicates/{adapter.get('duplicate_kind')}")
             if adapter.get("duplicate_cross_site"):

@@ -31,6 +31,28 @@ CONTACT_PLACEHOLDER = "CONTACT-NOT-SET"
 # A user-agent token no robots.txt names (nor a part of it, which Protego would match): its
 # verdict is the ``User-agent: *`` group's.
 UNNAMED_AGENT = "zz-unnamed-robots-probe"
+# Refused URLs named per host in the closing summary: a few to check by hand.
+ROBOTS_SAMPLE_URLS = 3
+
+
+class _OneLineRobotsErrors(logging.Filter):
+    """Scrapy's robots.txt middleware logs an unreachable robots.txt with a full traceback per
+    host; the message already names the error, so keep that line and drop the traceback, and
+    remember it for the closing summary."""
+
+    def __init__(self, owner: "RobotsTxtReportMiddleware"):
+        super().__init__()
+        self.owner = owner
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and str(record.msg).startswith("Error downloading"):
+            exc = record.exc_info[1]
+            record.exc_info, record.exc_text = None, None
+            args = record.args if isinstance(record.args, dict) else {}
+            request = args.get("request")
+            host = urlparse_cached(request).hostname if request is not None else "?"
+            self.owner.unreachable.setdefault(host or "?", str(exc))
+        return True
 
 
 class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
@@ -45,6 +67,10 @@ class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
         # The product token robots.txt groups match ("mcecrawl" of "mcecrawl/0.1 (...)").
         self.own_token = (ua.split("/", 1)[0].split() or ["our user agent"])[0]
         self.crawl_delays: dict[str, float] = {}
+        self.samples: dict[str, list[str]] = {}  # host -> refused URLs (ROBOTS_SAMPLE_URLS)
+        self.unreachable: dict[str, str] = {}  # host -> why its robots.txt could not be fetched
+        self._log_filter = _OneLineRobotsErrors(self)
+        logging.getLogger(RobotsTxtMiddleware.__module__).addFilter(self._log_filter)
         crawler.signals.connect(self.spider_closed, signals.spider_closed)
 
     def process_request_2(self, rp, request) -> None:
@@ -84,6 +110,9 @@ class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
                            host, request.url, agent, why, host)
         self.forbidden[host] += 1
         self.forbidden_by[host, agent] += 1
+        samples = self.samples.setdefault(host, [])
+        if len(samples) < ROBOTS_SAMPLE_URLS:
+            samples.append(request.url)
         self._stats.inc_value(f"mcecrawl/robotstxt/forbidden/{host}")
         self._stats.inc_value(f"mcecrawl/robotstxt/forbidden_by/{agent}/{host}")
 
@@ -115,10 +144,15 @@ class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
             request.meta["autothrottle_dont_adjust_delay"] = True
 
     def spider_closed(self) -> None:
+        logging.getLogger(RobotsTxtMiddleware.__module__).removeFilter(self._log_filter)
+        for host, why in self.unreachable.items():
+            logger.warning("robots.txt of %s could not be fetched (%s); its URLs were requested as if allowed",
+                           host, why)
         if self.forbidden:
             summary = ", ".join(
                 f"{n} on {h}: " + ", ".join(f"{m} by the rules for User-agent {a!r}"
                                            for (h2, a), m in self.forbidden_by.most_common() if h2 == h)
+                + f"; e.g. {', '.join(self.samples.get(h, []))}"
                 for h, n in self.forbidden.most_common())
             logger.warning("robots.txt forbade %d requests (%s). Nothing was fetched from those URLs; "
                            "ask the site for permission, or crawl a mirror with -a base_url=URL.",

@@ -14,13 +14,17 @@ three-line spider (``class X(ProfileSpider): name = "x"``).  Keys::
                     "sitemap_follow" (regexes; all children when absent).  News sitemaps may be
                     filtered by "news_language" (the <news:language> value).
     pagination      {"pattern": regex of listing-page URLs to follow, "max_pages": int}
-    articles        [{"pattern": regex, "evidence": "required" | "veto"}]: article URL rules, matched
-                    on the canonical live URL.  "required": fetch, then keep only with positive page
-                    evidence (ambiguous URL shapes); "veto" (default): keep unless evidence says no.
+    articles        [{"pattern": regex, "evidence": "required" | "veto" | "unambiguous"}]: article URL
+                    rules, matched on the canonical live URL.  "required": fetch, then keep only with
+                    positive page evidence (ambiguous URL shapes); "veto" (default): keep unless an
+                    explicit non-article type is the page's main entity; "unambiguous": the URL shape
+                    alone says article, no page evidence is read.
     exclude         [regex]: never fetched (media, live pages, static files)
-    evidence        page-evidence rules; the first signal *present* on the page decides:
-                    {"jsonld_types": [...], "script_json": {"selector": css, "path": "a.b.c",
-                     "values": [...]}, "og_types": [...]}
+    evidence        site-specific page-evidence rules on top of the built-in schema.org/Open Graph
+                    ones (``mcecrawl.spiders.base.page_evidence``): {"script_json": {"selector": css,
+                    "path": "a.b.c", "values": [article page types], "not_values": [non-article
+                    page types]}, "jsonld_types": [...], "og_types": [...] (more article types),
+                    "not_jsonld_types": [...], "not_og_types": [...] (more explicit non-article types)}
     canonical       {"scheme": "https", "host": "www.example.com", "rewrites": [[regex, repl], ...],
                      "strip_params": [glob, ...], "keep_params": [name, ...] (listing pagination)}
     extraction      {"algorithm": "scored_regions", "params": {...}}  (rewritten by ``mcecrawl tune``)
@@ -62,12 +66,14 @@ BLOCKED_SCAN_CHARS = 65_536
 
 # Evidence outcomes.
 ARTICLE, NOT_ARTICLE, NO_SIGNAL = "article", "not-article", "no-signal"
+# Article rule evidence levels (see ``articles`` in the module docstring).
+REQUIRED, VETO, UNAMBIGUOUS = "required", "veto", "unambiguous"
 
 
 @dataclass(frozen=True)
 class ArticleRule:
     pattern: re.Pattern
-    evidence: str = "veto"  # "required" | "veto"
+    evidence: str = "veto"  # "required" | "veto" | "unambiguous"
 
 
 @dataclass

@@ -61,6 +61,8 @@ DOWNLOADER_MIDDLEWARES = {
 MCE_DONE_RECORD = None
 EXTENSIONS = {
     "mcecrawl.extensions.DoneRecord": 500,
+    # End-of-crawl summary: non-articles per host and reason with sample URLs, unreachable entry points.
+    "mcecrawl.extensions.CrawlSummary": 510,
 }
 
 # --- Encoding normalisation (issue 4) ---
@@ -105,6 +107,10 @@ MCE_DEDUP_ENABLED = True
 MCE_DEDUP_DB = "output/dedup.sqlite"
 MCE_DEDUP_DROP = False  # False: write duplicates marked duplicate_of; True: drop them
 MCE_DEDUP_THRESHOLD = 0.5  # estimated Jaccard of char-5-gram shingles (mcecrawl/corpus/dedup.py)
+# A re-crawled URL whose text has not changed is no duplicate (of itself): "mark" writes it with
+# unchanged_since (when the text was first seen there), "skip" leaves it out of the feed.  A
+# changed text is always written, with previous_content_sha1.
+MCE_RECRAWL_UNCHANGED = "mark"  # mark | skip
 MCE_LANGID_ENABLED = True
 MCE_NORMALIZE_DIGITS = "latin"  # latin | native | keep
 MCE_NORMALIZE_KEEP_HARAKAT = False

@@ -43,11 +43,18 @@ def _ws(s: str) -> str:
 
 def test_every_article_exactly_once_and_no_non_article(crawled):
     spider, records, log, hits, expected = crawled
-    urls = [r["canonical_url"] for r in records]
+    urls = [r["canonical_url"] for r in records if r["status"] != "not_article"]
     assert sorted(urls) == sorted(a["canonical_url"] for a in expected["articles"]), log[-2000:]
     assert not set(urls) & set(expected["non_articles"])
+    rejected = {r["canonical_url"]: r for r in records if r["status"] == "not_article"}
+    assert set(rejected) == set(expected["non_articles"])
+    for r in rejected.values():
+        assert r["text"] == "" and r["reason"].startswith("not an article: page type")
     stats = stats_from_log(log)
-    assert int(stats.get("mcecrawl/non_article", 0)) >= len(expected["non_articles"])
+    assert int(stats.get("mcecrawl/not_article", 0)) == len(expected["non_articles"])
+    # the end-of-crawl summary names them, per host and reason, with sample URLs
+    assert f"{len(expected['non_articles'])} pages at article URLs were not written as articles" in log
+    assert "not an article on www.bbc.com (page type 'MAP'), e.g. https://www.bbc.com/" in log
 
 
 def test_text_title_date_authors_match_the_article(crawled):
@@ -105,9 +112,9 @@ def test_since_and_limit(tmp_path):
     since = "2026-03-09"
     records, log, _ = _crawl("bbc_persian", tmp_path, args={"since": since})
     want = {a["canonical_url"] for a in expected["articles"] if a["published"][:10] >= since}
-    assert {r["canonical_url"] for r in records} == want
+    assert {r["canonical_url"] for r in records if r["status"] != "not_article"} == want
     records, log, _ = _crawl("bbc_persian", tmp_path, args={"limit": "2"})
-    assert len(records) == 2
+    assert len([r for r in records if r["status"] != "not_article"]) == 2
     assert "'finish_reason': 'limit'" in log
 
 

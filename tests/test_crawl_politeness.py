@@ -4,6 +4,7 @@ written as ``blocked`` (never as an article), the rejects feed setting, the defa
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -83,7 +84,8 @@ def test_robots_refusals_reported_per_host(crawl):
     assert not any(p.startswith("/private/") for _, p in log)
     stats = stats_from_log(stderr)
     assert stats.get("mcecrawl/robotstxt/forbidden/127.0.0.1") == "1"
-    assert "robots.txt forbade 1 requests (1 on 127.0.0.1: 1 by the rules for User-agent 'mcecrawl')" in stderr
+    assert re.search(r"robots\.txt forbade 1 requests \(1 on 127\.0\.0\.1: 1 by the rules for User-agent 'mcecrawl'; "
+                     r"e\.g\. http://127\.0\.0\.1:\d+/private/\S+\)", stderr)
 
 
 def test_crawl_delay_honoured(crawl):

@@ -57,16 +57,19 @@ def test_every_article_exactly_once_no_non_article_blocked_reported(crawled):
     spider, records, log, hits, expected = crawled
     ok = Counter(_path(r["canonical_url"]) for r in records if r["status"] == "ok")
     assert ok == Counter(a["path"] for a in expected["articles"]), log[-3000:]
-    written = {_path(r["canonical_url"]) for r in records}
-    assert not written & set(expected["not_articles"])
     blocked = [r for r in records if r["status"] == "blocked"]
     assert sorted(_path(r["canonical_url"]) for r in blocked) == sorted(expected["blocked"])
     for r in blocked:
         assert r["text"] == "" and r["paragraphs"] == [] and "anti-bot" in r["reason"]
-    assert {r["status"] for r in records} <= {"ok", "blocked"}
+    assert {r["status"] for r in records} <= {"ok", "blocked", "not_article"}
     stats = stats_from_log(log)
     fetched_non_articles = [p for p in expected["not_articles"] if p in hits]
-    assert int(stats.get("mcecrawl/non_article", 0)) == len(fetched_non_articles)
+    rejected = [_path(r["canonical_url"]) for r in records if r["status"] == "not_article"]
+    assert sorted(rejected) == sorted(fetched_non_articles)
+    for r in records:
+        if r["status"] == "not_article":
+            assert r["text"] == "" and r["reason"].startswith("not an article: ")
+    assert int(stats.get("mcecrawl/not_article", 0)) == len(fetched_non_articles)
     assert int(stats.get("mcecrawl/items/status/blocked", 0)) == len(expected["blocked"])
 
 

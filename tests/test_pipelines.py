@@ -118,6 +118,12 @@ def test_blocked_item_is_not_extracted(pipeline):
     assert item["status"] == "blocked" and item["text"] == "" and item["paragraphs"] == []
 
 
+def test_not_article_item_is_not_extracted(pipeline):
+    item = pipeline.process_item(_item(status="not_article", reason="not an article: og:type 'video.other'", html=PAGE))
+    assert item["status"] == "not_article" and item["text"] == "" and item["reason"].endswith("'video.other'")
+    assert pipeline.stats["mcecrawl/items/status/not_article"] == 1
+
+
 def test_second_copy_of_a_canonical_url_dropped(pipeline):
     pipeline.process_item(_item())
     with pytest.raises(DropItem):
@@ -154,6 +160,7 @@ def test_exporter_never_raises_on_lone_surrogates_and_flushes_each_line():
 
 
 def test_rejects_filters_partition_items():
-    for status, accepted in (("ok", True), ("empty", False), ("error", False), ("blocked", False)):
+    for status, accepted in (("ok", True), ("empty", False), ("error", False), ("blocked", False),
+                             ("not_article", False)):
         assert AcceptedItems().accepts({"status": status}) is accepted
         assert RejectedItems().accepts({"status": status}) is not accepted

@@ -128,12 +128,17 @@ def protected_spans(data: bytes) -> np.ndarray:
     """
     spans = []
     pos, n = 0, len(data)
+    unclosed: set[bytes] = set()  # openings whose closing tag is nowhere after the scan position
     while True:
         m = _PROTECTED_OPEN.search(data, pos)
         if m is None:
             break
         opening = m.group().lower()
-        close = _PROTECTED_CLOSE[opening].search(data, m.end())
+        # Once a closing tag is missing after some position it is missing after every later
+        # one: not searched again, so 20,000 unclosed <head> tags cost one search, not 20,000.
+        close = None if opening in unclosed else _PROTECTED_CLOSE[opening].search(data, m.end())
+        if close is None:
+            unclosed.add(opening)
         if close is None and opening == b"<head":
             # No </head>: the head ends where the parser would guess; protect only the tag.
             gt = data.find(b">", m.end())
@@ -328,8 +333,10 @@ def count_non_ascii(lines: Lines, *, weight: str = "chars") -> np.ndarray:
 
 
 # Lead (and second) UTF-8 bytes of the R2L paper's S1 (§4.1): the Arabic block U+0600-06FF, Arabic
-# Supplement U+0750-077F, Arabic Extended-A U+08A0-08FF, Presentation Forms-A U+FB50-FDFF and -B
-# U+FE70-FEFF; ZWNJ U+200C inside Persian words counts with the text.  Hebrew U+0590-05FF optional.
+# Supplement U+0750-077F, Arabic Extended-B U+0870-089F and Extended-A U+08A0-08FF (Unicode 14+
+# Arabic script), Presentation Forms-A U+FB50-FDFF and -B U+FE70-FEFE (U+FEFF is the byte order
+# mark, not a letter); ZWNJ U+200C inside Persian words counts with the text.  Hebrew U+0590-05FF
+# and its presentation forms U+FB1D-FB4F are optional.  Must match parse.R2L_CLASS/HEBREW_CLASS.
 def r2l_mask(arr: np.ndarray, *, hebrew: bool = False, weight: str = "chars") -> np.ndarray:
     """Per-byte mask of the lead bytes (``weight="chars"``) or all bytes of R2L characters."""
     n = len(arr)
@@ -339,12 +346,13 @@ def r2l_mask(arr: np.ndarray, *, hebrew: bool = False, weight: str = "chars") ->
     b2[:-2], b2[-2:] = arr[2:], 0
     lead = (arr >= 0xD8) & (arr <= 0xDB)                       # U+0600-06FF
     lead |= (arr == 0xDD) & (b1 >= 0x90)                         # U+0750-077F
-    lead |= (arr == 0xE0) & ((b1 == 0xA2) | (b1 == 0xA3))       # U+08A0-08FF
+    lead |= (arr == 0xE0) & (((b1 == 0xA1) & (b2 >= 0xB0)) | (b1 == 0xA2) | (b1 == 0xA3))  # U+0870-08FF
     lead |= (arr == 0xEF) & (((b1 == 0xAD) & (b2 >= 0x90)) | ((b1 >= 0xAE) & (b1 <= 0xB7)))  # FB50-FDFF
-    lead |= (arr == 0xEF) & (((b1 == 0xB9) & (b2 >= 0xB0)) | (b1 == 0xBA) | (b1 == 0xBB))     # FE70-FEFF
+    lead |= (arr == 0xEF) & (((b1 == 0xB9) & (b2 >= 0xB0)) | (b1 == 0xBA) | ((b1 == 0xBB) & (b2 != 0xBF)))  # FE70-FEFE
     lead |= (arr == 0xE2) & (b1 == 0x80) & (b2 == 0x8C)         # ZWNJ U+200C
     if hebrew:
         lead |= ((arr == 0xD6) & (b1 >= 0x90)) | (arr == 0xD7)  # U+0590-05FF
+        lead |= (arr == 0xEF) & (((b1 == 0xAC) & (b2 >= 0x9D)) | ((b1 == 0xAD) & (b2 < 0x90)))  # FB1D-FB4F
     if weight == "chars" or n == 0:
         return lead
     # Widen each lead to its whole sequence: 2 bytes below 0xE0, 3 bytes for 0xE0-0xEF leads.

@@ -144,18 +144,30 @@ def _paragraphs(root) -> list[str]:
     return out
 
 
-# The R2L paper's S1 (§4.1) as a character class; Hebrew U+0590-05FF is added on request.
-R2L_CLASS = "\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF\u200C"
-HEBREW_CLASS = "\u0590-\u05FF"
+# The R2L paper's S1 (§4.1) as a character class (the same set as lines.r2l_mask: Arabic script
+# with Extended-B, U+FEFF excluded); Hebrew U+0590-05FF and U+FB1D-FB4F are added on request.
+R2L_CLASS = "\u0600-\u06FF\u0750-\u077F\u0870-\u08FF\uFB50-\uFDFF\uFE70-\uFEFE\u200C"
+HEBREW_CLASS = "\u0590-\u05FF\uFB1D-\uFB4F"
+# Bidi formatting characters (Unicode UAX #9 §2: LRM, RLM, embeddings, overrides, isolates) are
+# invisible and join nothing apart: removed, so that a mark inside a word does not split it.
+_BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+_NOT_R2L = {False: re.compile(f"[^{R2L_CLASS}]+"), True: re.compile(f"[^{R2L_CLASS}{HEBREW_CLASS}]+")}
 
 
 def r2l_characters(lines: list[str], *, hebrew: bool = False) -> list[str]:
     """R2L paper §4.1 output: the S1 characters of each line, whitespace kept between words.
 
-    Any run of non-S1 characters becomes one space, so words stay apart and markup vanishes.
+    Any run of non-S1 characters becomes one space, so words stay apart and markup vanishes;
+    bidi marks are dropped first.  Each item of ``lines`` gives at most one paragraph (items are
+    handled one at a time: no copy of the whole region is made).
     """
-    other = re.compile(f"[^{R2L_CLASS}{HEBREW_CLASS if hebrew else ''}]+")
-    return _lines_to_paragraphs("\n".join(other.sub(" ", line) for line in lines))
+    other = _NOT_R2L[bool(hebrew)]
+    out: list[str] = []
+    for line in lines:
+        out.extend(_lines_to_paragraphs(other.sub(" ", _BIDI_CONTROLS.sub("", line))))
+    return out
 
 
 _META_TITLE = re.compile(

@@ -81,11 +81,30 @@ def find_region(nepl: np.ndarray, epl: np.ndarray, *, P: int = P_DEFAULT, radius
 
 def main_content(lines: Lines, first: int, last: int, *, output: str = OUTPUT_DEFAULT,
                  hebrew: bool = False) -> list[str]:
-    """The region's text: its S1 characters line by line (§4.1), or the parsed region (§6)."""
+    """The region's text: its S1 characters (§4.1), or the parsed region (§6).
+
+    With the characters output a paragraph ends only at a block-level tag (or ``<br>``), as
+    when the region is parsed: a segmented line is not a paragraph, so an inline link leaves
+    its paragraph whole.
+    """
     if output == "parse":
         return parse_lines(lines, first, last)
-    kept = [lines.source(i, i) for i in range(first, last + 1) if not lines.protected[i]]
-    return r2l_characters(kept, hebrew=hebrew)
+    breaks = block_starts(lines)[first:last + 1].tolist()
+    protected = lines.protected[first:last + 1].tolist()
+    paragraphs: list[str] = []
+    current: list[str] = []  # source of the block so far, one piece per run of unprotected lines
+    run = None  # first line of the current run
+    for k in range(last - first + 2):  # one step past the end flushes the last block
+        end = k == last - first + 1
+        if run is not None and (end or breaks[k] or protected[k]):
+            current.append(lines.source(first + run, first + k - 1))
+            run = None
+        if current and (end or breaks[k]):  # each block's source is reduced at once
+            paragraphs.extend(r2l_characters(["".join(current)], hebrew=hebrew))
+            current = []
+        if not end and run is None and not protected[k]:
+            run = k
+    return paragraphs
 
 
 def r2l(text: str, **params) -> Extraction:

@@ -31,7 +31,7 @@ from typing import Iterable
 from lxml import etree
 
 from mcecrawl.algorithms.common import resolve_params
-from mcecrawl.algorithms.parse import find_title
+from mcecrawl.algorithms.parse import _DEPTH_ERROR, find_title
 from mcecrawl.algorithms.result import Extraction, Region
 
 __all__ = [
@@ -109,6 +109,9 @@ FORM_WRAPPER_TEXT_SHARE = 0.5
 FORM_CONTROL_TAGS = ("input", "select", "option", "textarea", "button", "label", "fieldset")
 # display:none per the paper; the HTML `hidden` attribute is the same rule in HTML5 markup.
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
+# A parent with this many R1-removed children that have a tail is stripped by _strip_children,
+# which joins the tails: lxml reads k adjacent text nodes in O(k^2).  Real pages have a handful.
+TEXT_MERGE_MIN_NODES = 64
 # Sentinel tag that marks hidden elements so lxml can strip them in C with their tails kept.
 _HIDDEN_SENTINEL = "mce-hidden"
 
@@ -137,17 +140,32 @@ _FOLD = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک"})
 
 @dataclass(slots=True)
 class LeafNode:
-    """One text leaf of the cleaned body, with the R2 features (seed 001, III.A)."""
+    """One text leaf of the cleaned body, with the R2 features (seed 001, III.A).
+
+    The text itself stays in the tree (``owner.text``, or ``owner.tail`` for the text after a
+    child): a copy per leaf would be a second copy of the page's text (about 1x the page size in
+    memory on pages of many short rows).  So a leaf is read while its tree is alive.
+    """
 
     length: int  # characters of the white-space-normalised text (the paper's text length)
-    raw: str  # the text as in the tree ("&amp;" already decoded by the parser)
+    owner: etree._Element  # the element whose .text (or .tail, see is_tail) this leaf is
+    is_tail: bool  # the text follows `owner` (a tail), inside `parent`
     is_anchor: bool  # inside an <a href> element
     is_footer: bool  # begins with one of FOOTER_KEYWORDS
     parent: etree._Element  # the element the text belongs to (block detection starts here)
-    sourceline: int  # 1-based source line of `parent` (lxml; approximate for tail text)
     paragraph: int  # output layout: leaves with equal numbers share a paragraph
     space_before: bool = False  # a white-space-only text node precedes it (rendered as a space)
     index: int = 1  # position among the text nodes of `parent`, as in XPath text()[index]
+
+    @property
+    def raw(self) -> str:
+        """The text as in the tree ("&amp;" already decoded by the parser)."""
+        return (self.owner.tail if self.is_tail else self.owner.text) or ""
+
+    @property
+    def sourceline(self) -> int:
+        """1-based source line of `owner` (lxml; approximate for tail text), 0 if unknown."""
+        return self.owner.sourceline or 0
 
     @property
     def text(self) -> str:
@@ -236,7 +254,10 @@ def remove_non_informative_nodes(body: etree._Element, *, extra_tags: Iterable[s
     tags += extra_tags
     if semantic_boilerplate:
         tags += SEMANTIC_BOILERPLATE_TAGS
-    etree.strip_elements(body, etree.Comment, etree.ProcessingInstruction, _HIDDEN_SENTINEL, *tags, with_tail=False)
+    removed = (etree.Comment, etree.ProcessingInstruction, _HIDDEN_SENTINEL, *tags)
+    for parent in _crowded_parents(body, removed):
+        _strip_children(parent, removed)
+    etree.strip_elements(body, *removed, with_tail=False)
     # Forms last, once the script text is gone: a <form> that holds most of the page's text is
     # a page wrapper (ASP.NET WebForms wraps every page in one), not a form.  Keep it and drop
     # only its controls.  (HTML forbids nested forms, so this is linear.)
@@ -249,6 +270,42 @@ def remove_non_informative_nodes(body: etree._Element, *, extra_tags: Iterable[s
         else:
             form.tag = _HIDDEN_SENTINEL
     etree.strip_elements(body, _HIDDEN_SENTINEL, with_tail=False)
+
+
+def _crowded_parents(body: etree._Element, removed: tuple) -> list[etree._Element]:
+    """Elements with :data:`TEXT_MERGE_MIN_NODES` or more ``removed`` children that have a tail."""
+    counts: dict[etree._Element, int] = {}
+    for el in body.iter(*removed):
+        if el.tail:
+            parent = el.getparent()
+            counts[parent] = counts.get(parent, 0) + 1
+    return [parent for parent, n in counts.items() if n >= TEXT_MERGE_MIN_NODES]
+
+
+def _strip_children(parent: etree._Element, removed: tuple) -> None:
+    """Remove the ``removed`` children of ``parent``, joining the tails they leave behind.
+
+    ``strip_elements(with_tail=False)`` leaves each tail as a text node of its own, and lxml
+    reads k adjacent text nodes (``.text``/``.tail``) by concatenating them one by one, O(k^2):
+    a page of 100,000 consecutive scripts.  Here each run of tails becomes one string, once."""
+    names = {t for t in removed if isinstance(t, str)}
+    specials = tuple(t for t in removed if not isinstance(t, str))  # etree.Comment, etree.ProcessingInstruction
+    head: list[str] = [parent.text or ""]
+    current = head
+    kept: list[tuple[etree._Element, list[str]]] = []
+    doomed: list[etree._Element] = []
+    for child in parent:
+        if child.tag in specials or child.tag in names:
+            current.append(child.tail or "")
+            doomed.append(child)
+        else:
+            current = [child.tail or ""]
+            kept.append((child, current))
+    for child in doomed:
+        parent.remove(child)  # the tail goes with it: it is in `head` or a kept sibling's list
+    parent.text = "".join(head) or None
+    for child, tail in kept:
+        child.tail = "".join(tail) or None
 
 
 def _text_length(el: etree._Element) -> int:
@@ -282,7 +339,7 @@ def extract_leaf_nodes(body: etree._Element) -> list[LeafNode]:
     space = False  # a white-space-only text node was skipped since the last leaf
     text_nodes: list[int] = []  # per open element, its text nodes so far (for text()[i])
 
-    def add(raw: str, parent: etree._Element, index: int, owner: etree._Element) -> None:
+    def add(raw: str, parent: etree._Element, index: int, owner: etree._Element, is_tail: bool) -> None:
         nonlocal space
         text = " ".join(raw.split())
         if not text:
@@ -290,13 +347,13 @@ def extract_leaf_nodes(body: etree._Element) -> list[LeafNode]:
             return
         leaves.append(LeafNode(
             length=len(text),
-            raw=raw,
+            owner=owner,
+            is_tail=is_tail,
             space_before=space,
             index=index,
             is_anchor=anchors > 0,
             is_footer=text[:FOOTER_PREFIX_CHARS].casefold().translate(_FOLD).startswith(FOOTER_KEYWORDS),
             parent=parent,
-            sourceline=owner.sourceline or 0,
             paragraph=paragraph,
         ))
         space = False
@@ -310,13 +367,13 @@ def extract_leaf_nodes(body: etree._Element) -> list[LeafNode]:
             anchors += is_link
             text_nodes.append(1 if el.text else 0)
             if el.text:
-                add(el.text, el, 1, el)
+                add(el.text, el, 1, el, False)
         else:
             anchors -= is_link
             text_nodes.pop()
             if el.tail and el is not body:
                 text_nodes[-1] += 1  # the parent's counter: a tail is a text node of the parent
-                add(el.tail, el.getparent(), text_nodes[-1], el)
+                add(el.tail, el.getparent(), text_nodes[-1], el, True)
     return leaves
 
 
@@ -397,17 +454,33 @@ def select_lowest_level_blocks(body: etree._Element, leaves: list[LeafNode],
         The group element of each leaf, or ``None`` when no filtered block contains it (a body
         with a single text leaf).
     """
-    parents = {leaf.parent for leaf in leaves}
-    group: dict[etree._Element, etree._Element | None] = {}  # only for the leaves' parents
+    # Leaves are in document order, the order of this walk: a leaf is its owner's text at the
+    # owner's start, or its tail after the owner's end.  No per-element set or map is built.
+    out: list[etree._Element | None] = []
     stack: list[etree._Element | None] = [None]
+    k, n = 0, len(leaves)
     for event, el in etree.iterwalk(body, events=("start", "end")):
         if event == "start":
             stack.append(el if el in blocks else stack[-1])
-            if el in parents:
-                group[el] = stack[-1]
+            if k < n and leaves[k].owner is el and not leaves[k].is_tail:
+                out.append(stack[-1])
+                k += 1
         else:
             stack.pop()
-    return [group[leaf.parent] for leaf in leaves]
+            if k < n and leaves[k].owner is el and leaves[k].is_tail:
+                out.append(stack[-1])  # the parent's group: the owner is closed
+                k += 1
+    if k != n:  # leaves not from this walk (built by hand): look their parents up
+        group: dict[etree._Element, etree._Element | None] = {}
+        stack = [None]
+        for event, el in etree.iterwalk(body, events=("start", "end")):
+            if event == "start":
+                stack.append(el if el in blocks else stack[-1])
+                group[el] = stack[-1]
+            else:
+                stack.pop()
+        return [group[leaf.parent] for leaf in leaves]
+    return out
 
 
 # --- C. Content extraction selection --------------------------------------------------------
@@ -446,9 +519,12 @@ def select_content(
     between two bold runs, which is not its purpose (dropping stray separators such as
     ``|`` or ``»`` that stand on their own).
     """
-    line_length: dict[int, int] = {}
+    from array import array
+
+    # Paragraph numbers are dense (one per block-level tag event): an array, not a dict per line.
+    line_length = array("q", bytes(8 * (max((leaf.paragraph for leaf in leaves), default=0) + 1)))
     for leaf in leaves:
-        line_length[leaf.paragraph] = line_length.get(leaf.paragraph, 0) + leaf.length
+        line_length[leaf.paragraph] += leaf.length
     selected = []
     for leaf, group in zip(leaves, groups):
         if group is not None:
@@ -557,6 +633,10 @@ def _run(text, params, result) -> Extraction:
     # Parse UTF-8 bytes, not str: lxml refuses str with an XML encoding declaration and cuts
     # text at a lone surrogate.
     root = etree.fromstring(text.encode("utf-8", errors="replace"), parser)
+    depth = next((e.message for e in parser.error_log if _DEPTH_ERROR in e.message), None)
+    if depth is not None:  # libxml2 stopped building the tree: what lies deeper is not in it
+        return result("error", f"markup nested deeper than libxml2's depth limit ({depth.strip()}); "
+                               f"the tree-based method cannot see the text below it")
     if root is None:
         return result("empty", "no markup could be parsed")
     result = partial(result, title=find_title(text))
@@ -575,14 +655,18 @@ def _run(text, params, result) -> Extraction:
     selected = select_content(leaves, groups, blocks, max_anchor_ratio=params["max_anchor_ratio"],
                               min_text_length=params["min_text_length"], atr_weight=params["atr_weight"],
                               anr_weight=params["anr_weight"])
+    n_groups = len({id(g) for g, keep in zip(groups, selected) if keep and g is not None})
+    del blocks, groups  # block attributes are done with: freed before the output is built
     chosen = [leaf for leaf, keep in zip(leaves, selected) if keep]
     result = partial(result, region=_region(text, leaves, selected))
     if not chosen:
         return result("empty", f"all {len(leaves)} text nodes were rejected (link-heavy groups, footer or too short)")
     paragraphs = _paragraphs(chosen)
-    n_groups = len({id(g) for g, keep in zip(groups, selected) if keep and g is not None})
-    return result("ok", f"{len(chosen)} of {len(leaves)} text nodes kept, from {n_groups} blocks",
-                  text="\n".join(paragraphs), paragraphs=paragraphs)
+    reason = f"{len(chosen)} of {len(leaves)} text nodes kept, from {n_groups} blocks"
+    # The leaves hold the tree (lxml frees a document with its last element): drop both before
+    # the output text is joined, so the tree and the output never coexist with the joined copy.
+    del leaves, chosen, selected, body, root
+    return result("ok", reason, text="\n".join(paragraphs), paragraphs=paragraphs)
 
 
 def _paragraphs(chosen: list[LeafNode]) -> list[str]:

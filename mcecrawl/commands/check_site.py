@@ -73,6 +73,8 @@ def run(args) -> int:
         proc = run_crawl(spider, base_url=args.base_url, output=out, args=spider_args, settings=settings,
                          local=local, cwd=tmp, timeout=args.timeout)
         records = read_jsonl(out) if out.exists() else []
+    not_articles = [r for r in records if r.get("status") == "not_article"]
+    records = [r for r in records if r.get("status") != "not_article"]
     stats = stats_from_log(proc.stderr)
     num = lambda k: int(float(stats.get(k, "0").strip("'")))  # noqa: E731
     reason = stats.get("finish_reason", "?").strip("'")
@@ -90,7 +92,7 @@ def run(args) -> int:
          f"{discovered} article URLs from {sitemaps} sitemaps, {num('mcecrawl/discovery/listing_pages')} listing pages"
          f" (+ feeds/entry listings); failed fetches: {sum(num(k) for k in stats if k.startswith('mcecrawl/failed/'))}"),
         ("recognition", bool(records),
-         f"{len(records)} pages kept as articles, {num('mcecrawl/non_article')} rejected by page evidence,"
+         f"{len(records)} pages kept as articles, {len(not_articles)} rejected by page evidence,"
          f" {blocked} anti-bot pages"),
         ("extraction", bool(records) and len(ok) >= MIN_OK_SHARE * len(records),
          f"{len(ok)}/{len(records)} ok with {profile.extraction.get('algorithm')}; "
@@ -103,6 +105,8 @@ def run(args) -> int:
         print("NOTE  robots.txt forbade " + ", ".join(f"{n} requests on {h}" for h, n in robots.items()))
     if ok:
         print(f"Sample: {ok[0].get('title')!r} {ok[0].get('canonical_url')}")
+    for r in not_articles[:3]:
+        print(f"NOTE  {r.get('reason')}: {r.get('canonical_url')}")
     if proc.returncode != 0:
         print(proc.stderr[-2000:], file=sys.stderr)
     return 0 if all(p for _, p, _ in rows) else 1

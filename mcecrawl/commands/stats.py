@@ -34,7 +34,7 @@ def summarise(records) -> dict:
     s = {"records": 0, "sites": Counter(), "lang": Counter(), "lang_detected": Counter(), "status": Counter(),
          "lang_mismatch": 0, "mismatch_pairs": Counter(), "duplicates": Counter(), "duplicates_cross_site": 0,
          "calendar": Counter(), "months": Counter(), "chars": 0, "tokens": 0, "chars_ok": [],
-         "date_min": None, "date_max": None, "with_date": 0, "warc_record_ids": 0}
+         "date_min": None, "date_max": None, "with_date": 0, "warc_record_ids": 0, "unchanged": 0, "updated": 0}
     firsts: dict[str, str] = {}
     for rec in records:
         s["records"] += 1
@@ -59,6 +59,8 @@ def summarise(records) -> dict:
             origin = firsts.get(rec["duplicate_of"])
             if rec.get("duplicate_cross_site") or (origin and origin != rec.get("site")):
                 s["duplicates_cross_site"] += 1
+        s["unchanged"] += bool(rec.get("unchanged_since"))  # re-crawled, same text: not a duplicate
+        s["updated"] += bool(rec.get("previous_content_sha1"))
         if rec.get("warc_record_id"):
             s["warc_record_ids"] += 1
         published = rec.get("published")
@@ -110,6 +112,7 @@ def text_report(s: dict) -> str:
         f"lang (detected): {top(s['lang_detected'])}",
         f"language mismatches: {s['lang_mismatch']}" + (f" ({top(s['mismatch_pairs'], 5)})" if s["lang_mismatch"] else ""),
         f"duplicates: {sum(s['duplicates'].values())} ({top(s['duplicates'])}; cross-site {s['duplicates_cross_site']})",
+        f"re-crawled: {s['unchanged']} unchanged, {s['updated']} updated",
         f"characters: {s['chars']}, tokens: {s['tokens']}"
         + (f", median ok text {int(statistics.median(s['chars_ok']))} chars" if s["chars_ok"] else ""),
         f"dates: {s['with_date']} dated, {s['date_min'] or '-'} .. {s['date_max'] or '-'} ({top(s['calendar'])})",

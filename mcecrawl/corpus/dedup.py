@@ -14,6 +14,10 @@ MinHash, so datasketch's LSH banding and ``jaccard`` apply unchanged.  (The plai
 
 The store keeps the *first* copy of every text: a later copy gets ``duplicate_of`` = the URL of
 that first copy (possibly from an earlier run, possibly from another site: syndication).
+
+It also keeps the latest text of every URL, so a re-crawl is not a duplicate of itself: the same
+URL with the same text is *unchanged* since it was first seen; the same URL with another text is
+an *update* (with the previous hash); ``duplicate_of`` always names another document.
 """
 from __future__ import annotations
 
@@ -51,7 +55,7 @@ _MASK32 = np.uint64(0xFFFF_FFFF)
 _EMPTY = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 _BIN_SHIFT = np.uint64(64 - 7)  # top 7 bits pick one of 128 bins (NUM_PERM must be 128)
 _FNV_PRIME = np.uint64(0x100_0000_01B3)
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2  # 2: table urls (latest text per URL); a version-1 store is migrated
 
 
 def _mix64(h: np.ndarray) -> np.ndarray:
@@ -121,6 +125,8 @@ class DedupResult:
     similarity: float = 0.0  # 1.0 for exact, estimated Jaccard for near
     original_site: str | None = None
     cross_site: bool = False  # the first copy came from another site (syndication)
+    unchanged_since: str | None = None  # same URL, same text: when this text was first seen there
+    previous_content_sha1: str | None = None  # same URL, another text: the previous text's hash
 
 
 class DedupStore:
@@ -150,11 +156,18 @@ class DedupStore:
             CREATE TABLE IF NOT EXISTS docs (
                 id INTEGER PRIMARY KEY, sha1 TEXT NOT NULL UNIQUE, url TEXT NOT NULL, site TEXT,
                 sig BLOB, chars INTEGER, first_seen TEXT);
+            CREATE TABLE IF NOT EXISTS urls (
+                url TEXT PRIMARY KEY, sha1 TEXT NOT NULL, content_sha1 TEXT, first_seen TEXT, last_seen TEXT);
             """
         )
         expected = {"schema": str(_SCHEMA_VERSION), "seed": str(SEED), "num_perm": str(num_perm),
                     "shingle_chars": str(SHINGLE_CHARS)}
         stored = dict(self._db.execute("SELECT key, value FROM meta"))
+        if stored.get("schema") == "1":  # version 1 knew first copies only: they are their URLs' texts
+            self._db.execute("INSERT OR IGNORE INTO urls (url, sha1, first_seen, last_seen) "
+                             "SELECT url, sha1, first_seen, first_seen FROM docs")
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(_SCHEMA_VERSION),))
+            stored["schema"] = str(_SCHEMA_VERSION)
         if stored and stored != expected:
             raise ValueError(f"{self.path} was built with {stored}, this code uses {expected}")
         self._db.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", expected.items())
@@ -193,13 +206,50 @@ class DedupStore:
     def _doc(self, doc_id: int) -> tuple[str, str | None]:
         return self._db.execute("SELECT url, site FROM docs WHERE id = ?", (doc_id,)).fetchone()
 
-    def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True) -> DedupResult:
-        """Is ``text_norm`` a copy of a stored text?  New texts are recorded (unless ``record=False``)."""
+    def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True,
+              content_sha1: str | None = None) -> DedupResult:
+        """Is ``text_norm`` a copy of another stored text, or ``url``'s own text seen before?
+
+        Same URL, same text: ``unchanged_since`` (when it was first seen there), and no
+        ``duplicate_of`` unless the text's first copy is another URL.  Same URL, new text: an
+        update, ``previous_content_sha1`` set (``content_sha1`` is the caller's hash of the
+        text, reported back on the next change; the hash of ``text_norm`` otherwise), then
+        checked against the other documents like a new text.  ``duplicate_of`` never names
+        ``url`` itself.  New texts and URLs are recorded unless ``record=False``.
+        """
         if not text_norm or not text_norm.strip():
             return DedupResult()
         sha1 = hashlib.sha1(text_norm.encode("utf-8")).hexdigest()
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        seen = self._db.execute("SELECT sha1, content_sha1, first_seen FROM urls WHERE url = ?", (url,)).fetchone()
         row = self._db.execute("SELECT url, site FROM docs WHERE sha1 = ?", (sha1,)).fetchone()
-        if row:
+        if seen is not None and seen[0] == sha1 or seen is None and row and row[0] == url:
+            if record:
+                self._remember_url(url, sha1, content_sha1, seen[2] if seen else now, now)
+                self._pending += 1
+                if self._pending >= COMMIT_EVERY:
+                    self.commit()
+            since = seen[2] if seen else None
+            if row and row[0] != url:  # this URL's text was a copy of another document all along
+                return DedupResult(row[0], "exact", 1.0, row[1], bool(site and row[1] and site != row[1]),
+                                   unchanged_since=since)
+            return DedupResult(unchanged_since=since)
+        previous = (seen[1] or seen[0]) if seen is not None else None
+        result = self._copy_of(sha1, text_norm, url, site, row, record)
+        if record:
+            self._remember_url(url, sha1, content_sha1, now, now)
+            self._pending += 1
+            if self._pending >= COMMIT_EVERY:
+                self.commit()
+        if previous is not None:
+            from dataclasses import replace
+
+            result = replace(result, previous_content_sha1=previous)
+        return result
+
+    def _copy_of(self, sha1: str, text_norm: str, url: str, site: str | None, row, record: bool) -> DedupResult:
+        """The first copy of ``text_norm`` at another URL (exact, then near), recording new texts."""
+        if row and row[0] != url:
             return DedupResult(row[0], "exact", 1.0, row[1], bool(site and row[1] and site != row[1]))
         sig = None
         if len(text_norm) >= self.min_chars:
@@ -208,13 +258,13 @@ class DedupStore:
             best_id, best = None, 0.0
             for doc_id in self._lsh.query(self._lean(sig)):
                 sim = estimate_jaccard(sig, self._sigs[doc_id])
-                if sim > best:
+                if sim > best and self._doc(doc_id)[0] != url:  # an earlier version of this URL is no copy
                     best_id, best = doc_id, sim
             if best_id is not None and best >= self.threshold:
                 first_url, first_site = self._doc(best_id)
                 return DedupResult(first_url, "near", best, first_site,
                                    bool(site and first_site and site != first_site))
-        if record:
+        if record and row is None:
             cur = self._db.execute(
                 "INSERT INTO docs (sha1, url, site, sig, chars, first_seen) VALUES (?, ?, ?, ?, ?, ?)",
                 (sha1, url, site, sig.tobytes() if sig is not None else None, len(text_norm),
@@ -224,10 +274,13 @@ class DedupStore:
                 # our own row: skip it on the next refresh unless others wrote rows before it
                 if self._last_id == cur.lastrowid - 1:
                     self._last_id = cur.lastrowid
-            self._pending += 1
-            if self._pending >= COMMIT_EVERY:
-                self.commit()
         return DedupResult()
+
+    def _remember_url(self, url: str, sha1: str, content_sha1: str | None, first_seen: str, last_seen: str) -> None:
+        self._db.execute("INSERT INTO urls (url, sha1, content_sha1, first_seen, last_seen) VALUES (?, ?, ?, ?, ?) "
+                         "ON CONFLICT(url) DO UPDATE SET sha1 = excluded.sha1, content_sha1 = excluded.content_sha1, "
+                         "first_seen = excluded.first_seen, last_seen = excluded.last_seen",
+                         (url, sha1, content_sha1, first_seen, last_seen))
 
     def commit(self) -> None:
         self._db.commit()

@@ -4,8 +4,8 @@ Shared by :class:`mcecrawl.pipelines.CorpusQualityPipeline` (crawl time) and
 ``mcecrawl reextract`` (offline), so both write the same fields:
 
 ``text_norm``, ``lang_detected``, ``lang_confidence``, ``lang_mismatch``, ``duplicate_of``,
-``duplicate_kind``, ``duplicate_similarity``, ``duplicate_cross_site``, ``published`` (ISO-8601), ``published_raw``,
-``calendar``, ``published_source``.
+``duplicate_kind``, ``duplicate_similarity``, ``duplicate_cross_site``, ``unchanged_since``,
+``previous_content_sha1``, ``published`` (ISO-8601), ``published_raw``, ``calendar``, ``published_source``.
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from mcecrawl.corpus.normalize import normalize
 __all__ = ["CorpusQuality", "QUALITY_FIELDS"]
 
 QUALITY_FIELDS = ("text_norm", "lang_detected", "lang_confidence", "lang_mismatch", "duplicate_of",
-                  "duplicate_kind", "duplicate_similarity", "duplicate_cross_site", "published", "published_raw", "calendar",
-                  "published_source")
+                  "duplicate_kind", "duplicate_similarity", "duplicate_cross_site", "unchanged_since",
+                  "previous_content_sha1", "published", "published_raw", "calendar", "published_source")
 
 
 @dataclass
@@ -54,11 +54,14 @@ class CorpusQuality:
         record["text_norm"] = normalize(text, norm_lang, **self.normalize_params)
         if self.store is not None:
             url = record.get("canonical_url") or record.get("url") or ""
-            res = self.store.check(record["text_norm"], url, record.get("site"))
+            res = self.store.check(record["text_norm"], url, record.get("site"),
+                                   content_sha1=record.get("content_sha1"))
             record["duplicate_of"] = res.duplicate_of
             record["duplicate_kind"] = res.kind
             record["duplicate_similarity"] = round(res.similarity, 4) if res.kind else None
             record["duplicate_cross_site"] = res.cross_site
+            record["unchanged_since"] = res.unchanged_since  # a re-crawl of the same text
+            record["previous_content_sha1"] = res.previous_content_sha1  # an update of this URL
         if self.dates:
             self._date(record, html, norm_lang)
         return record

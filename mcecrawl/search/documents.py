@@ -14,7 +14,7 @@ logger = logging.getLogger(__name__)
 
 # Extraction statuses that carry no main content (issue 5: failed extractions are written with a
 # status, not dropped; mcecrawl.items: ok | empty | error | blocked); counted as skipped.
-UNSEARCHABLE_STATUSES = frozenset({"error", "empty", "blocked"})
+UNSEARCHABLE_STATUSES = frozenset({"error", "empty", "blocked", "not_article"})
 
 # Item fields copied into every search document (the corpus JSONL schema, issue 6).
 METADATA_FIELDS = ("url", "canonical_url", "site", "lang", "title", "published", "content_sha1", "status")

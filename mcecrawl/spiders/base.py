@@ -38,7 +38,7 @@ from scrapy.utils.response import get_base_url
 
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
-from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, Profile, load_profile
+from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, REQUIRED, UNAMBIGUOUS, VETO, Profile, load_profile
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +53,35 @@ ARTICLE_HTTP_STATUSES = [403, 503]
 
 # The <head> of a real news page ends within its first ~100 KB (inline CSS/JSON included).
 HEAD_MAX_CHARS = 262_144
+
+# Page types, read from the page itself (see page_evidence).  An Article-family type
+# anywhere in the page is positive evidence and wins; only an explicit non-article type that is
+# the page's main entity vetoes; every other type (WebPage, WebSite, Organization, BreadcrumbList,
+# og:type "website" or "text/html", ...) is no signal.  Many CMSs put og:type "website" on every
+# page, articles included, so reading such weak types as "not an article" lost real articles.
+# Source: the schema.org type hierarchy (https://schema.org/Article, https://schema.org/CreativeWork).
+ARTICLE_JSONLD_TYPES = frozenset({
+    "Article", "NewsArticle", "AnalysisNewsArticle", "AskPublicNewsArticle", "BackgroundNewsArticle",
+    "OpinionNewsArticle", "ReportageNewsArticle", "ReviewNewsArticle", "BlogPosting", "Report",
+    "ScholarlyArticle", "SatiricalArticle", "TechArticle",
+})
+NOT_ARTICLE_JSONLD_TYPES = frozenset({
+    "VideoObject", "AudioObject", "MediaObject", "ImageGallery", "VideoGallery", "MediaGallery",
+    "CollectionPage", "ItemList", "ProfilePage", "SearchResultsPage",
+})
+# Types that describe the site or the page's frame, never its main entity (schema.org WebPage,
+# WebSite, Organization, BreadcrumbList and the like): skipped when looking for the main entity.
+FRAME_JSONLD_TYPES = frozenset({
+    "WebPage", "WebSite", "Organization", "NewsMediaOrganization", "Corporation", "BreadcrumbList",
+    "SearchAction", "Person", "ImageObject", "SiteNavigationElement", "WPHeader", "WPFooter",
+    "WPSideBar", "Brand", "Place", "PostalAddress", "ContactPoint", "Language",
+})
+# Open Graph (https://ogp.me/#types): "article" is positive; the "video.*", "music.*" and
+# "profile" object types (and a bare "video"/"music") are explicit non-articles.
+ARTICLE_OG_TYPES = frozenset({"article"})
+NOT_ARTICLE_OG_PREFIXES = ("video", "music", "profile")
+# Nesting followed when looking for types in JSON-LD (real pages nest 3-5 levels).
+JSONLD_MAX_DEPTH = 20
 
 _XML_PARSER = etree.XMLParser(resolve_entities=False, recover=True, huge_tree=True, no_network=True)
 
@@ -84,7 +113,8 @@ def parse_date(raw: str | None) -> str | None:
 
 
 def _jsonld_nodes(selector) -> list[dict]:
-    nodes: list[dict] = []
+    """The top-level JSON-LD nodes of the page (each script's object, list items, ``@graph`` members)."""
+    tops: list[dict] = []
     for raw in selector.css('script[type="application/ld+json"]::text').getall():
         try:
             data = json.loads(raw)
@@ -99,13 +129,52 @@ def _jsonld_nodes(selector) -> list[dict]:
                 if "@graph" in node:
                     stack.extend(node["@graph"] if isinstance(node["@graph"], list) else [node["@graph"]])
                 if "@type" in node:
-                    nodes.append(node)
-    return nodes
+                    tops.append(node)
+    return tops
 
 
 def _types(node: dict) -> list[str]:
     t = node.get("@type")
     return [t] if isinstance(t, str) else [x for x in (t or []) if isinstance(x, str)]
+
+
+def _all_types(nodes: list, depth: int = 0) -> Iterable[str]:
+    """Every ``@type`` in ``nodes`` and the objects nested in them, except the members of a list
+    (``itemListElement``: teasers of other pages, not this page)."""
+    if depth > JSONLD_MAX_DEPTH:
+        return
+    for node in nodes:
+        if isinstance(node, list):
+            yield from _all_types(node, depth + 1)
+        elif isinstance(node, dict):
+            yield from _types(node)
+            yield from _all_types([v for k, v in node.items() if k != "itemListElement"
+                                   and isinstance(v, (dict, list))], depth + 1)
+
+
+def _main_entity_types(tops: list[dict]) -> list[str]:
+    """Types of the page's main entity in JSON-LD (schema.org ``mainEntity``/``mainEntityOfPage``).
+
+    The main entity is, in this order: what a node's ``mainEntity`` names (inline or by ``@id``)
+    and the nodes that declare ``mainEntityOfPage``; else the page node itself when it is a page
+    type of its own (``CollectionPage``, ``ProfilePage``, ...); else the one top-level node that is
+    not part of the frame (:data:`FRAME_JSONLD_TYPES`).  Several candidates: no main entity."""
+    by_id = {n["@id"]: n for n in tops if isinstance(n.get("@id"), str)}
+    named: list[dict] = []
+    for n in tops:
+        me = n.get("mainEntity")
+        for m in me if isinstance(me, list) else [me]:
+            if isinstance(m, dict):
+                named.append(by_id.get(m.get("@id"), m) if "@type" not in m else m)
+        if "mainEntityOfPage" in n:
+            named.append(n)
+    if named:
+        return [t for n in named for t in _types(n)]
+    pages = [t for n in tops for t in _types(n) if t in NOT_ARTICLE_JSONLD_TYPES and t.endswith(("Page", "Gallery"))]
+    if pages:
+        return pages
+    content = [n for n in tops if not FRAME_JSONLD_TYPES.issuperset(_types(n))]
+    return _types(content[0]) if len(content) == 1 else []
 
 
 _SCRIPT_ID = re.compile(r"script#([\w-]+)")
@@ -124,12 +193,25 @@ def head_selector(text: str) -> scrapy.Selector | None:
 
 
 def page_evidence(selector, rules: dict, text: str | None = None) -> tuple[str, str]:
-    """Decide article / not-article from the page itself; the first signal present decides.
+    """Decide article / not-article / no signal from the page itself.
 
-    Order: the page's own type in a script JSON (e.g. Simorgh's ``__NEXT_DATA__``), JSON-LD
-    ``@type``, ``og:type``.  With ``text`` given, a ``script#id`` selector is found by a regular
-    expression on the text instead of on ``selector`` (which may then cover the head only).  Returns ``(verdict, explanation)`` with verdict in
-    ``article`` / ``not-article`` / ``no-signal``.
+    1. The site's own page type, when the profile names where it lives (``script_json``, e.g.
+       Simorgh's ``__NEXT_DATA__``): a value in ``values`` is an article, a value in
+       ``not_values`` is not; it is the page's main entity as its CMS declares it, so it decides
+       first.  Other values are no signal.
+    2. An Article-family type anywhere in the page wins: JSON-LD (:data:`ARTICLE_JSONLD_TYPES`
+       plus the profile's ``jsonld_types``) or ``og:type`` (``article`` plus ``og_types``).
+    3. An explicit non-article type vetoes only as the page's main entity: JSON-LD
+       (:data:`NOT_ARTICLE_JSONLD_TYPES` plus ``not_jsonld_types``, see
+       :func:`_main_entity_types`) or ``og:type`` (:data:`NOT_ARTICLE_OG_PREFIXES` plus
+       ``not_og_types``).
+    4. Anything else (``WebPage``, ``WebSite``, ``BreadcrumbList``, og:type ``website`` or
+       ``text/html``, nothing at all) is no signal.
+
+    With ``text`` given, a ``script#id`` selector is found by a regular expression on the text
+    instead of on ``selector`` (which may then cover the head only).  Returns ``(verdict,
+    explanation)`` with verdict in ``article`` / ``not-article`` / ``no-signal``; the explanation
+    names the deciding signal and nothing page-specific, so it can be counted as a reason.
     """
     sj = rules.get("script_json")
     if sj:
@@ -148,17 +230,24 @@ def page_evidence(selector, rules: dict, text: str | None = None) -> tuple[str, 
                     value = value.get(key) if isinstance(value, dict) else None
             except ValueError:
                 value = None
-        if isinstance(value, str):
-            return (ARTICLE if value in sj["values"] else NOT_ARTICLE), f"page type {value!r}"
-    if "jsonld_types" in rules:
-        types = [t for n in _jsonld_nodes(selector) for t in _types(n)]
-        if types:
-            ok = any(t in rules["jsonld_types"] for t in types)
-            return (ARTICLE if ok else NOT_ARTICLE), f"JSON-LD @type {types}"
-    if "og_types" in rules:
-        og = selector.css('meta[property="og:type"]::attr(content)').get()
-        if og:
-            return (ARTICLE if og.strip() in rules["og_types"] else NOT_ARTICLE), f"og:type {og!r}"
+        if isinstance(value, str) and value in sj.get("values", ()):
+            return ARTICLE, f"page type {value!r}"
+        if isinstance(value, str) and value in sj.get("not_values", ()):
+            return NOT_ARTICLE, f"page type {value!r}"
+    tops = _jsonld_nodes(selector)
+    article_types = ARTICLE_JSONLD_TYPES.union(rules.get("jsonld_types", ()))
+    found = [t for t in _all_types(tops) if t in article_types]
+    if found:
+        return ARTICLE, f"JSON-LD @type {found[0]}"
+    og = (selector.css('meta[property="og:type"]::attr(content)').get() or "").strip().lower()
+    if og and og in ARTICLE_OG_TYPES.union(rules.get("og_types", ())):
+        return ARTICLE, f"og:type {og!r}"
+    not_types = NOT_ARTICLE_JSONLD_TYPES.union(rules.get("not_jsonld_types", ()))
+    main = [t for t in _main_entity_types(tops) if t in not_types]
+    if main:
+        return NOT_ARTICLE, f"JSON-LD main entity {main[0]}"
+    if og and (og.split(".")[0] in NOT_ARTICLE_OG_PREFIXES or og in rules.get("not_og_types", ())):
+        return NOT_ARTICLE, f"og:type {og!r}"
     return NO_SIGNAL, "no page-type signal"
 
 
@@ -279,17 +368,17 @@ class ProfileSpider(scrapy.Spider):
         self._done = self.crawler.get_extension(DoneRecord)
         ep = self.profile.entry_points
         for url in ep.get("sitemaps", []) + ep.get("news_sitemaps", []):
-            yield self._discovery_request(url, self.parse_sitemap, PRIORITY_SITEMAP)
+            yield self._discovery_request(url, self.parse_sitemap, PRIORITY_SITEMAP, entry=True)
         for url in ep.get("feeds", []):
-            yield self._discovery_request(url, self.parse_feed, PRIORITY_FEED)
+            yield self._discovery_request(url, self.parse_feed, PRIORITY_FEED, entry=True)
         for url in ep.get("listings", []):
             self._seen.add(self.profile.canonicalize(url))
-            yield self._discovery_request(url, self.parse_listing, PRIORITY_LISTING)
+            yield self._discovery_request(url, self.parse_listing, PRIORITY_LISTING, entry=True)
 
-    def _discovery_request(self, live_url: str, callback, priority: int) -> Request:
+    def _discovery_request(self, live_url: str, callback, priority: int, entry: bool = False) -> Request:
         # dont_filter: discovery is re-seeded on every (re)start; our own canonical sets dedupe.
         return Request(self.to_fetch(live_url), callback=callback, errback=self.on_error,
-                       priority=priority, dont_filter=True, meta={"mce_kind": callback.__name__})
+                       priority=priority, dont_filter=True, meta={"mce_kind": callback.__name__, "mce_entry": entry})
 
     # -- discovery -----------------------------------------------------------------------------
     def _too_old(self, raw_date: str | None) -> bool:
@@ -499,19 +588,32 @@ class ProfileSpider(scrapy.Spider):
             return full[0]
 
         head = head_selector(text) if self.profile.signals_in_head else None
-        verdict, why = page_evidence(head or whole_page(), self.profile.evidence, text=text)
-        meta = self.page_metadata(head) if head is not None else None
-        if head is not None and (verdict == NO_SIGNAL or not meta["title"]):
-            verdict, why = page_evidence(whole_page(), self.profile.evidence, text=text)
-            meta = None
-        if verdict != NOT_ARTICLE and type(self).not_article_reason is not ProfileSpider.not_article_reason:
-            veto = self.not_article_reason(whole_page())
-            if veto:
-                verdict, why = NOT_ARTICLE, veto
-        needed = response.meta.get("mce_evidence", "veto")
-        if verdict == NOT_ARTICLE or (needed == "required" and verdict != ARTICLE):
-            stats.inc_value("mcecrawl/non_article")
+        needed = response.meta.get("mce_evidence", VETO)
+        if needed == UNAMBIGUOUS:  # the URL rule alone decides: no page evidence is read
+            verdict, why = ARTICLE, "URL rule marked unambiguous"
+            meta = self.page_metadata(head) if head is not None else None
+            if meta is not None and not meta["title"]:
+                meta = None
+        else:
+            verdict, why = page_evidence(head or whole_page(), self.profile.evidence, text=text)
+            meta = self.page_metadata(head) if head is not None else None
+            if head is not None and (verdict == NO_SIGNAL or not meta["title"]):
+                verdict, why = page_evidence(whole_page(), self.profile.evidence, text=text)
+                meta = None
+            if verdict != NOT_ARTICLE and type(self).not_article_reason is not ProfileSpider.not_article_reason:
+                veto = self.not_article_reason(whole_page())
+                if veto:
+                    verdict, why = NOT_ARTICLE, veto
+        if verdict == NOT_ARTICLE or (needed == REQUIRED and verdict != ARTICLE):
+            if verdict != NOT_ARTICLE:
+                why = "no article evidence, which this URL shape requires"
+            host = urlsplit(canon).hostname
+            stats.inc_value("mcecrawl/not_article")
+            stats.inc_value(f"mcecrawl/not_article/{host}/{why}")
             logger.info("Not an article (%s): %s", why, response.url)
+            if meta is None:
+                meta = self.page_metadata(whole_page())
+            yield ArticleItem(**base, **meta, html="", status="not_article", reason=f"not an article: {why}")
             return
         if meta is None:
             meta = self.page_metadata(whole_page())
@@ -533,4 +635,11 @@ class ProfileSpider(scrapy.Spider):
         host = urlsplit(request.url).hostname
         kind = "article" if request.callback == self.parse_article else request.meta.get("mce_kind", "request")
         self.crawler.stats.inc_value(f"mcecrawl/failed/{kind}")
-        logger.warning("Could not fetch %s %s (%s): %s", kind, request.url, host, failure.getErrorMessage())
+        why = failure.getErrorMessage()
+        logger.warning("Could not fetch %s %s (%s): %s", kind, request.url, host, why)
+        if request.meta.get("mce_entry"):
+            from mcecrawl.extensions import CrawlSummary
+
+            summary = self.crawler.get_extension(CrawlSummary)
+            if summary is not None:
+                summary.entry_point_failed(request.url, why)

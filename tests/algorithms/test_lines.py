@@ -141,3 +141,48 @@ def test_script_end_tag_runs_to_its_greater_than_sign():
     spans = protected_spans(page)
     assert spans[0].tolist() == [6, page.index(b"-->") + 3]
     assert all(page.index(b"text") >= end for _, end in spans.tolist())
+
+
+def test_a_newline_inside_a_text_run_still_ends_a_line():
+    """docs/algorithms.md: pretty-printing between tags changes nothing, a wrapped text run does."""
+    wrapped = segment_lines("<p>سلام\nدنیا</p>", split="tag")
+    minified = segment_lines("<p>سلام دنیا</p>", split="tag")
+    assert len(wrapped) == len(minified) + 1
+    assert count_non_ascii(wrapped).sum() == count_non_ascii(minified).sum()
+
+
+def test_arabic_extended_b_is_r2l():
+    # U+0870-089F (Arabic Extended-B): 0870 is E0 A1 B0 in UTF-8, 0880/089F E0 A2 80/9F.
+    lines = segment_lines("<p>\u0870\u0880\u089f\u08a0</p>", split="tag")
+    assert count_r2l(lines).tolist() == [4, 0]
+    assert count_r2l(lines, weight="bytes").tolist() == [12, 0]
+    # the first character before the block and the one after Extended-A are not Arabic
+    assert count_r2l(segment_lines("<p>\u086f\u0900</p>", split="tag")).tolist() == [0, 0]
+
+
+def test_byte_order_mark_is_not_r2l():
+    lines = segment_lines("<p>\ufeff\ufefe</p>", split="tag")
+    assert count_r2l(lines).tolist() == [1, 0]  # U+FEFE counts, U+FEFF does not
+
+
+def test_hebrew_presentation_forms_count_with_hebrew():
+    lines = segment_lines("<p>\ufb1d\ufb2a\ufb4f</p><p>\ufb1c\ufb50</p>", split="tag")
+    assert count_r2l(lines, hebrew=True).tolist() == [3, 0, 1, 0]  # FB50 is Arabic
+    assert count_r2l(lines).tolist() == [0, 0, 1, 0]
+
+
+def test_unclosed_heads_are_searched_for_their_closing_tag_once(monkeypatch):
+    import mcecrawl.algorithms.lines as lines_module
+
+    searches = []
+    real = lines_module._PROTECTED_CLOSE[b"<head"]
+
+    class Counting:
+        def search(self, data, pos):
+            searches.append(pos)
+            return real.search(data, pos)
+
+    monkeypatch.setitem(lines_module._PROTECTED_CLOSE, b"<head", Counting())
+    spans = protected_spans(b"<head><p>x</p>" * 1000)
+    assert len(spans) == 1000 and (spans[:, 1] - spans[:, 0] == 6).all()  # only the tags
+    assert len(searches) == 1

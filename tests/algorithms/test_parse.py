@@ -58,3 +58,12 @@ def test_source_newlines_inside_text_are_whitespace():
 
 def test_every_kind_of_whitespace_collapses_but_zwnj_stays():
     assert parse_region("<p> یک\u00a0\u00a0دو\t\n سه\u2003چهار\u200cپنج </p>") == ["یک دو سه چهار\u200cپنج"]
+
+
+def test_r2l_characters_keep_extended_b_and_hebrew_presentation_forms():
+    assert r2l_characters(["<p>\u0870\u0880\u089f\u08a0 \ufeff</p>"]) == ["\u0870\u0880\u089f\u08a0"]
+    assert r2l_characters(["<p>\ufb2a\ufb4f שלום</p>"], hebrew=True) == ["\ufb2a\ufb4f שלום"]
+
+
+def test_r2l_characters_bidi_marks_do_not_split_words():
+    assert r2l_characters(["کتاب\u200fخانه و \u200eدانشگاه\u202bتهران\u202c"]) == ["کتابخانه و دانشگاهتهران"]

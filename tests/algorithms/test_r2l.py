@@ -42,3 +42,13 @@ def test_r2l_hebrew_is_an_option():
     page = "<html><body><p>" + "שלום עולם זהו טקסט בעברית " * 5 + "</p></body></html>"
     assert r2l(page).status == "empty"
     assert "שלום עולם" in r2l(page, hebrew=True).text
+
+
+def test_r2l_chars_output_keeps_a_paragraph_with_an_inline_link_whole():
+    para = ("بارش برف سنگین از بامداد امروز در تهران باعث شد مدارس تعطیل شوند و "
+            '<a href="/news/1">شهرداری تهران</a> از شهروندان خواست از خانه بیرون نروند.')
+    page = f"<html><body><div><p>{para}</p><p>{para}</p></div></body></html>"
+    result = r2l(page)
+    assert result.status == "ok"
+    assert len(result.paragraphs) == 2
+    assert "مدارس تعطیل شوند و شهرداری تهران از شهروندان" in result.paragraphs[0]

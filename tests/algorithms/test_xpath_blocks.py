@@ -352,9 +352,11 @@ def test_invalid_utf8_bytes_and_lone_surrogates_and_xml_declaration():
 
 def test_unclosed_and_deeply_nested_markup():
     assert xpath_blocks("<div><p>Some text<p>more text<div><span>unclosed").status == "ok"
-    depth = 5000  # beyond libxml2's default depth limit; the parser is given huge_tree
-    ex = xpath_blocks("<html><body>" + "<div>" * depth + "<p>deep text</p><p>more deep text</p>" + "</div>" * depth)
-    assert ex.status in ("ok", "empty") and ex.reason
+    for depth in (5000, 100_000):  # beyond libxml2's depth limit (2048 with huge_tree)
+        ex = xpath_blocks("<html><body>" + "<div>" * depth + "<p>deep text</p><p>more deep text</p>" + "</div>" * depth)
+        assert ex.status == "error" and "depth limit" in ex.reason, ex.reason  # never a silent "empty"
+    ex = xpath_blocks("<html><body>" + "<div>" * 1000 + "<p>deep text</p><p>more deep text</p>" + "</div>" * 1000)
+    assert ex.status == "ok" and ex.text == "deep text\nmore deep text"
 
 
 def test_large_page_is_processed_whole():
@@ -406,3 +408,24 @@ def test_real_pages(shared_data, page_id, min_f1, sentence):
     if sentence:
         assert sentence in ex.paragraphs
     assert 0 <= ex.region.first_line <= ex.region.last_line < page.text.count("\n") + 1
+
+
+def test_r1_joins_the_tails_of_many_removed_siblings(monkeypatch):
+    # lxml reads k adjacent text nodes in O(k^2): R1 must not leave a run of tails behind.
+    html = "<html><body><p>start</p>" + "<script>var x=1;</script> متن" * 1000 + "<p>end</p></body></html>"
+    body = body_of(html)
+    remove_non_informative_nodes(body)
+    assert len(body.xpath("text()")) == 1  # the run between <p>start</p> and <p>end</p>, one node
+    assert body[0].tail == " متن" * 1000
+
+
+@pytest.mark.parametrize("threshold", [1, 10**9])
+def test_r1_joined_tails_give_the_same_text_as_plain_stripping(monkeypatch, threshold):
+    import mcecrawl.algorithms.xpath_blocks as xb
+
+    monkeypatch.setattr(xb, "TEXT_MERGE_MIN_NODES", threshold)
+    html = ("<html><body>a<script>x</script>b<!-- c --><img src=x>c<p>d<style>s</style>e</p>f"
+            "<nav>menu</nav>g<div>h<noscript>n</noscript></div>i</body></html>")
+    body = body_of(html)
+    remove_non_informative_nodes(body)
+    assert etree.tostring(body, encoding="unicode") == "<body>abc<p>de</p>fg<div>h</div>i</body>"

@@ -44,10 +44,13 @@ def test_reextract_without_items(tmp_path, capsys):
     assert a["warc_record_id"].startswith("<urn:uuid:") and a["site"] == "127.0.0.1"
     assert d["duplicate_of"] == "http://127.0.0.1/a" and d["duplicate_kind"] == "exact"
     assert "skipped_http_status 1" in capsys.readouterr().out
-    # the dedup store persists: a second run finds both as copies of the first run's /a
+    # the dedup store persists: a second run finds /a unchanged (not a copy of itself) and /d
+    # still a copy of the first run's /a
     args.output = str(tmp_path / "c2.jsonl")
     assert reextract.run(args) == 0
-    assert all(json.loads(x)["duplicate_of"] == "http://127.0.0.1/a" for x in open(args.output, encoding="utf-8"))
+    a2, d2 = [json.loads(x) for x in open(args.output, encoding="utf-8")]
+    assert a2["duplicate_of"] is None and a2["unchanged_since"]
+    assert d2["duplicate_of"] == "http://127.0.0.1/a" and d2["unchanged_since"]
 
 
 def test_reextract_items_without_record_ids(tmp_path, capsys):

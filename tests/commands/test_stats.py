@@ -14,6 +14,7 @@ RECORDS = [
     {"url": "u3", "site": "a", "lang": "fa", "lang_detected": "ar", "lang_mismatch": True, "status": "ok",
      "text": "واحد اثنان", "published": "2023-09-30", "calendar": "hijri"},
     {"url": "u4", "site": "a", "lang": "fa", "status": "empty", "text": "", "published": None},
+    {"url": "u5", "site": "a", "lang": "fa", "status": "not_article", "text": "", "published": None},
 ]
 
 
@@ -25,7 +26,8 @@ def _write(tmp_path):
 
 def test_summary_counts(tmp_path):
     s = stats.summarise(stats._read([_write(tmp_path)]))
-    assert s["records"] == 4 and s["sites"] == {"a": 3, "b": 1} and s["status"] == {"ok": 3, "empty": 1}
+    assert s["records"] == 5 and s["sites"] == {"a": 4, "b": 1}
+    assert s["status"] == {"ok": 3, "empty": 1, "not_article": 1}
     assert s["lang_detected"] == {"fa": 2, "ar": 1} and s["lang_mismatch"] == 1
     assert s["duplicates"] == {"near": 1} and s["duplicates_cross_site"] == 1
     assert s["tokens"] == 3 + 4 + 2 and s["chars"] == sum(len(r["text"]) for r in RECORDS)
@@ -33,6 +35,13 @@ def test_summary_counts(tmp_path):
     assert s["months"] == {"2023-09": 1, "2023-11": 1, "2023-12": 1}
     assert s["calendar"] == {"jalali": 1, "hijri": 1, "gregorian": 1}
     assert s["warc_record_ids"] == 1
+    assert s["unchanged"] == 0 and s["updated"] == 0
+
+
+def test_recrawled_records_are_counted_apart_from_duplicates():
+    s = stats.summarise([{"url": "u1", "status": "ok", "text": "x", "unchanged_since": "2026-01-01T00:00:00+00:00"},
+                         {"url": "u2", "status": "ok", "text": "y", "previous_content_sha1": "0" * 40}])
+    assert (s["unchanged"], s["updated"], sum(s["duplicates"].values())) == (1, 1, 0)
 
 
 def test_run_text_json_and_html(tmp_path, capsys):
@@ -40,13 +49,14 @@ def test_run_text_json_and_html(tmp_path, capsys):
     html = tmp_path / "s.html"
     assert stats.run(Namespace(corpus=[str(path)], html=str(html), json=False)) == 0
     out = capsys.readouterr()
-    assert "records: 4" in out.out and "language mismatches: 1" in out.out and "not JSON" in out.err
+    assert "records: 5" in out.out and "language mismatches: 1" in out.out and "not JSON" in out.err
+    assert "re-crawled: 0 unchanged, 0 updated" in out.out
     page = html.read_text("utf-8")
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 6 and "<script" not in page
     assert "Articles per month" in page and "2023-11" in page
     assert stats.run(Namespace(corpus=[str(path)], html=None, json=True)) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["records"] == 4 and data["length_histogram"]["1–499"] == 3
+    assert data["records"] == 5 and data["length_histogram"]["1–499"] == 3
 
 
 def test_missing_file(tmp_path, capsys):

@@ -109,3 +109,63 @@ def test_two_processes_share_one_store(tmp_path):
         res = first.check(normalize(TEXT + " پایان.", "fa"), "http://a/1", "a")
         assert (res.duplicate_of, res.kind, res.cross_site) == ("http://b/1", "near", True)
         assert second.check(normalize(OTHER, "fa"), "http://y/0", "y").kind == "exact"
+
+
+def test_recrawl_same_url_same_text_is_unchanged_not_a_duplicate(tmp_path):
+    db = tmp_path / "dedup.sqlite"
+    with DedupStore(db) as store:
+        first = store.check(normalize(TEXT, "fa"), "http://a/1", "a")
+        assert first.duplicate_of is None and first.unchanged_since is None
+    with DedupStore(db) as store:  # the next run crawls the same URL again
+        again = store.check(normalize(TEXT, "fa"), "http://a/1", "a")
+        assert again.duplicate_of is None and again.kind is None
+        assert again.unchanged_since and again.previous_content_sha1 is None
+        # another URL with that text is still a duplicate of the first one
+        assert store.check(normalize(TEXT, "fa"), "http://a/2", "a").duplicate_of == "http://a/1"
+
+
+def test_recrawl_changed_text_is_an_update_with_the_previous_hash(tmp_path):
+    db = tmp_path / "dedup.sqlite"
+    with DedupStore(db) as store:
+        store.check(normalize(TEXT, "fa"), "http://a/1", "a", content_sha1="1" * 40)
+    with DedupStore(db) as store:
+        edited = normalize(TEXT.replace("دوشنبه", "یکشنبه"), "fa")  # a near copy of its own old text
+        upd = store.check(edited, "http://a/1", "a", content_sha1="2" * 40)
+        assert upd.duplicate_of is None and upd.unchanged_since is None
+        assert upd.previous_content_sha1 == "1" * 40
+        again = store.check(edited, "http://a/1", "a", content_sha1="2" * 40)
+        assert again.unchanged_since and again.previous_content_sha1 is None
+        # the edited text copied elsewhere names the URL it came from, never itself
+        assert store.check(edited, "http://b/1", "b").duplicate_of == "http://a/1"
+
+
+def test_duplicate_of_never_names_the_url_itself():
+    store = DedupStore()
+    store.check(normalize(TEXT, "fa"), "http://a/1", "a")
+    store.check(normalize(OTHER, "fa"), "http://a/1", "a")  # the page changed completely
+    back = store.check(normalize(TEXT, "fa"), "http://a/1", "a")  # and changed back
+    assert back.duplicate_of is None and back.previous_content_sha1
+
+
+def test_a_copy_recrawled_stays_a_copy_of_the_other_url():
+    store = DedupStore()
+    store.check(normalize(TEXT, "fa"), "http://a/1", "a")
+    assert store.check(normalize(TEXT, "fa"), "http://b/1", "b").duplicate_of == "http://a/1"
+    again = store.check(normalize(TEXT, "fa"), "http://b/1", "b")
+    assert again.duplicate_of == "http://a/1" and again.unchanged_since
+
+
+def test_version_1_store_is_migrated(tmp_path):
+    import sqlite3
+
+    db = tmp_path / "v1.sqlite"
+    with DedupStore(db) as store:
+        store.check(normalize(TEXT, "fa"), "http://a/1", "a")
+    con = sqlite3.connect(db)  # as version 1 left it: no urls table
+    con.execute("DROP TABLE urls")
+    con.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
+    con.commit()
+    con.close()
+    with DedupStore(db) as store:
+        res = store.check(normalize(TEXT, "fa"), "http://a/1", "a")
+        assert res.duplicate_of is None and res.unchanged_since

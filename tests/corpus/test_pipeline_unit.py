@@ -79,3 +79,22 @@ def test_dates_raw_then_spider_then_text():
                                               status="ok", published_raw=None, published=None))
     assert (from_text["published"], from_text["published_source"]) == ("2023-12-22", "text")
     assert stats.get_value("mcecrawl/corpus/calendar/jalali") == 2
+
+
+def test_recrawl_unchanged_marked_by_default_and_skipped_on_request():
+    pipe, stats = _pipeline()
+    pipe.process_item(_item("http://a/1"))
+    again = pipe.process_item(_item("http://a/1"))
+    assert again["unchanged_since"] and again["duplicate_of"] is None
+    assert stats.get_value("mcecrawl/corpus/recrawl/unchanged") == 1
+    assert stats.get_value("mcecrawl/corpus/duplicates/exact") is None
+    pipe, stats = _pipeline(MCE_RECRAWL_UNCHANGED="skip")
+    pipe.process_item(_item("http://a/1"))
+    with pytest.raises(DropItem, match="unchanged since"):
+        pipe.process_item(_item("http://a/1"))
+    assert stats.get_value("mcecrawl/corpus/recrawl/unchanged_skipped") == 1
+
+
+def test_recrawl_setting_is_checked():
+    with pytest.raises(ValueError, match="MCE_RECRAWL_UNCHANGED"):
+        _pipeline(MCE_RECRAWL_UNCHANGED="drop")

@@ -33,5 +33,10 @@ def parse(spider, site: str, path: str, **kwargs) -> list:
     return list(spider.parse_article(fixture_response(site, path, **kwargs)))
 
 
+def statuses(items: list) -> list:
+    """The ``status`` of each item (``not_article`` pages are items too)."""
+    return [item.get("status") for item in items]
+
+
 def stat(spider, key: str) -> int:
     return spider.crawler.stats.get_value(key, 0)

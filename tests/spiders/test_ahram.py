@@ -6,7 +6,7 @@ from scrapy.http import Request
 
 from mcecrawl.profile import load_profile
 from mcecrawl.spiders.ahram import AhramSpider
-from sitetest_helpers import MIRROR, fixture_response, make_spider, parse
+from sitetest_helpers import MIRROR, fixture_response, make_spider, parse, statuses
 
 LIVE = "https://gate.ahram.org.eg"
 
@@ -59,4 +59,4 @@ def test_windows_1256_page_behind_a_lying_header_decodes(spider):
 
 
 def test_photo_album_is_not_an_article(spider):
-    assert parse(spider, "ahram", "/News/5801050.aspx") == []
+    assert statuses(parse(spider, "ahram", "/News/5801050.aspx")) == ["not_article"]

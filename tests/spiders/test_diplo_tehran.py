@@ -5,7 +5,7 @@ import pytest
 
 from mcecrawl.profile import load_profile
 from mcecrawl.spiders.diplo_tehran import DiploTehranSpider, parse_meta_date
-from sitetest_helpers import make_spider, parse, stat
+from sitetest_helpers import make_spider, parse, stat, statuses
 
 LIVE = "https://teheran.diplo.de"
 
@@ -52,5 +52,5 @@ def test_title_and_date_from_the_heading():
 
 def test_link_list_hub_is_not_an_article():
     spider = make_spider(DiploTehranSpider)
-    assert parse(spider, "diplo_tehran", "/ir-fa/service/-/2211286") == []
-    assert stat(spider, "mcecrawl/non_article") == 1
+    assert statuses(parse(spider, "diplo_tehran", "/ir-fa/service/-/2211286")) == ["not_article"]
+    assert stat(spider, "mcecrawl/not_article") == 1

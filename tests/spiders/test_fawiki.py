@@ -8,7 +8,7 @@ from scrapy.http import Request
 
 from mcecrawl.profile import load_profile
 from mcecrawl.spiders.fawiki import FawikiSpider, mediawiki_url
-from sitetest_helpers import MIRROR, fixture_response, make_spider, parse, stat
+from sitetest_helpers import MIRROR, fixture_response, make_spider, parse, stat, statuses
 
 LIVE = "https://fa.wikipedia.org"
 
@@ -58,8 +58,8 @@ def test_category_next_page_requested_at_its_wiki_url():
 
 def test_disambiguation_page_vetoed_and_title_from_first_heading():
     spider = make_spider(FawikiSpider)
-    assert parse(spider, "fawiki", "/wiki/" + quote("چهلستون")) == []
-    assert stat(spider, "mcecrawl/non_article") == 1
+    assert statuses(parse(spider, "fawiki", "/wiki/" + quote("چهلستون"))) == ["not_article"]
+    assert stat(spider, "mcecrawl/not_article") == 1
     (item,) = parse(spider, "fawiki", "/wiki/" + quote("زاینده‌رود"))
     assert item["title"] == "زاینده‌رود"  # JSON-LD headline is the Wikidata description
     assert item["published_raw"] == "2004-06-02T17:44:51Z"

@@ -5,7 +5,7 @@ import pytest
 
 from mcecrawl.profile import load_profile
 from mcecrawl.spiders.hamshahri import HamshahriSpider
-from sitetest_helpers import fixture_response, make_spider, parse, stat
+from sitetest_helpers import fixture_response, make_spider, parse, stat, statuses
 
 LIVE = "https://www.hamshahrionline.ir"
 
@@ -62,5 +62,5 @@ def test_no_blocked_false_positive(path):
 
 
 def test_video_page_is_not_an_article(spider):
-    assert parse(spider, "hamshahri", "/news/1074150") == []
-    assert stat(spider, "mcecrawl/non_article") == 1
+    assert statuses(parse(spider, "hamshahri", "/news/1074150")) == ["not_article"]
+    assert stat(spider, "mcecrawl/not_article") == 1

@@ -5,7 +5,7 @@ import pytest
 
 from mcecrawl.profile import load_profile
 from mcecrawl.spiders.jamejam import JamejamSpider
-from sitetest_helpers import fixture_response, make_spider, parse, stat
+from sitetest_helpers import fixture_response, make_spider, parse, stat, statuses
 
 LIVE = "https://jamejamonline.ir"
 
@@ -60,5 +60,5 @@ def test_no_blocked_false_positive(path):
 
 
 def test_gallery_is_not_an_article(spider):
-    assert parse(spider, "jamejam", "/fa/news/1568750") == []
-    assert stat(spider, "mcecrawl/non_article") == 1
+    assert statuses(parse(spider, "jamejam", "/fa/news/1568750")) == ["not_article"]
+    assert stat(spider, "mcecrawl/not_article") == 1

@@ -5,7 +5,7 @@ import pytest
 
 from mcecrawl.profile import load_profile
 from mcecrawl.spiders.reuters_arabic import ReutersArabicSpider, parse_revision_date
-from sitetest_helpers import make_spider, parse
+from sitetest_helpers import make_spider, parse, statuses
 
 LIVE = "https://ara.reuters.com"
 
@@ -53,4 +53,4 @@ def test_article_page_date_from_revision_date():
 
 def test_video_page_is_not_an_article():
     spider = make_spider(ReutersArabicSpider)
-    assert parse(spider, "reuters_arabic", "/article/videoNews/idARAKBN0FE40V20140710") == []
+    assert statuses(parse(spider, "reuters_arabic", "/article/videoNews/idARAKBN0FE40V20140710")) == ["not_article"]
