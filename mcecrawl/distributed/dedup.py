@@ -10,18 +10,27 @@
   per operation, ~60 per article, BENCHMARKS.md; here a query is one pipeline, an insert another.)
 
 Query-and-insert runs under one Redis lock (redis-py's ``Lock``: SET NX PX, a token checked on
-release), so two workers never both keep near-duplicate copies as originals.  A text seen again at
-the same URL (a re-fetch after a worker died) is not its own duplicate.
+release), so two workers never both keep near-duplicate copies as originals.  ``<prefix>:urls``
+keeps each URL's latest text, so a text seen again at the same URL (a re-crawl, or a re-fetch after
+a worker died) is ``unchanged_since``, never its own duplicate, and a changed one is an update.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
+from datetime import datetime, timezone
 
 import numpy as np
 
-from mcecrawl.corpus.dedup import NEAR_DUP_MIN_CHARS, NEAR_DUP_THRESHOLD, NUM_PERM, DedupResult, estimate_jaccard, \
-    signature
+from mcecrawl.corpus.dedup import (
+    NEAR_DUP_MIN_CHARS,
+    NEAR_DUP_THRESHOLD,
+    NUM_PERM,
+    DedupResult,
+    estimate_jaccard,
+    signature,
+)
 
 # Longest a holder may keep the lock: a check takes ~1 ms (BENCHMARKS.md), and a killed holder's
 # lock blocks every worker's dedup until it expires.  Longest a worker waits for it.
@@ -49,6 +58,7 @@ class RedisDedupStore:
         self.bands = [(i * lsh.r, (i + 1) * lsh.r) for i in range(lsh.b)]
         self._docs = f"{prefix}:docs"
         self._sigs = f"{prefix}:sigs"
+        self._urls = f"{prefix}:urls"  # URL -> its latest text's SHA-1 and first-seen time (re-crawls)
         self._lock = self.server.lock(f"{prefix}:lock", timeout=LOCK_TIMEOUT, sleep=LOCK_POLL,
                                       blocking_timeout=LOCK_WAIT)
 
@@ -62,45 +72,74 @@ class RedisDedupStore:
     def _band_keys(self, sig: np.ndarray) -> list[bytes]:
         return [f"{self.prefix}:band:{i}:".encode() + sig[a:b].tobytes() for i, (a, b) in enumerate(self.bands)]
 
-    def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True) -> DedupResult:
+    def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True,
+              content_sha1: str | None = None) -> DedupResult:
+        """As :meth:`mcecrawl.corpus.dedup.DedupStore.check`: same URL and same text is
+        ``unchanged_since`` (never its own duplicate), same URL and new text an update with
+        ``previous_content_sha1``; ``duplicate_of`` always names another URL."""
         if not text_norm or not text_norm.strip():
             return DedupResult()
         sha1 = hashlib.sha1(text_norm.encode("utf-8")).hexdigest()
         sig = signature(text_norm) if len(text_norm) >= self.min_chars else None
         bands = self._band_keys(sig) if sig is not None else []
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         with self._lock:
             pipe = self.server.pipeline()  # MULTI/EXEC: one round trip, and countable in MONITOR
+            pipe.hget(self._urls, url)
             pipe.hget(self._docs, sha1)
             for key in bands:
                 pipe.smembers(key)
-            row, *buckets = pipe.execute()
-            if row:
-                first = json.loads(row)
-                if first["url"] == url:
-                    return DedupResult()
-                return DedupResult(first["url"], "exact", 1.0, first["site"],
-                                   bool(site and first["site"] and site != first["site"]))
-            cands = sorted(set().union(*buckets)) if buckets else []
-            if cands:
-                best_key, best = None, 0.0
-                for key, blob in zip(cands, self.server.hmget(self._sigs, cands)):
-                    sim = estimate_jaccard(sig, np.frombuffer(blob, dtype=np.uint64)) if blob else 0.0
-                    if sim > best:
-                        best_key, best = key, sim
-                if best_key is not None and best >= self.threshold:
-                    first = json.loads(self.server.hget(self._docs, best_key))
-                    if first["url"] != url:
-                        return DedupResult(first["url"], "near", best, first["site"],
-                                           bool(site and first["site"] and site != first["site"]))
+            seen, row, *buckets = pipe.execute()
+            seen = json.loads(seen) if seen else None
+            first = json.loads(row) if row else None
+            if seen is not None and seen["sha1"] == sha1 or seen is None and first and first["url"] == url:
+                since = seen["first_seen"] if seen else None
+                if record:
+                    self._remember(url, sha1, content_sha1, since or now)
+                if first and first["url"] != url:  # this URL's text was a copy of another all along
+                    return DedupResult(first["url"], "exact", 1.0, first["site"],
+                                       bool(site and first["site"] and site != first["site"]),
+                                       unchanged_since=since)
+                return DedupResult(unchanged_since=since)
+            previous = (seen.get("content_sha1") or seen["sha1"]) if seen is not None else None
+            result = self._copy_of(sha1, sig, bands, buckets, first, url, site, record)
             if record:
-                pipe = self.server.pipeline()  # MULTI/EXEC: one round trip, and countable in MONITOR
-                pipe.hset(self._docs, sha1, json.dumps({"url": url, "site": site}))
-                if sig is not None:
-                    pipe.hset(self._sigs, sha1, sig.tobytes())
-                    for key in bands:
-                        pipe.sadd(key, sha1)
-                pipe.execute()
+                self._remember(url, sha1, content_sha1, now)
+        return replace(result, previous_content_sha1=previous) if previous else result
+
+    def _copy_of(self, sha1, sig, bands, buckets, first, url, site, record) -> DedupResult:
+        """The first copy of the text at another URL (exact, then near), recording a new text."""
+        if first and first["url"] != url:
+            return DedupResult(first["url"], "exact", 1.0, first["site"],
+                               bool(site and first["site"] and site != first["site"]))
+        cands = sorted(set().union(*buckets)) if buckets else []
+        if cands:
+            best, best_first = 0.0, None
+            docs = self.server.hmget(self._docs, cands)
+            for key, blob, doc in zip(cands, self.server.hmget(self._sigs, cands), docs):
+                other = json.loads(doc) if doc else None
+                if not blob or other is None or other["url"] == url:  # an earlier version of this URL
+                    continue
+                sim = estimate_jaccard(sig, np.frombuffer(blob, dtype=np.uint64))
+                if sim > best:
+                    best, best_first = sim, other
+            if best_first is not None and best >= self.threshold:
+                return DedupResult(best_first["url"], "near", best, best_first["site"],
+                                   bool(site and best_first["site"] and site != best_first["site"]))
+        if record and first is None:
+            pipe = self.server.pipeline()  # MULTI/EXEC: one round trip, and countable in MONITOR
+            pipe.hset(self._docs, sha1, json.dumps({"url": url, "site": site}))
+            if sig is not None:
+                pipe.hset(self._sigs, sha1, sig.tobytes())
+                for key in bands:
+                    pipe.sadd(key, sha1)
+            pipe.execute()
         return DedupResult()
+
+    def _remember(self, url: str, sha1: str, content_sha1: str | None, first_seen: str) -> None:
+        """The URL's latest text and since when it has had it."""
+        self.server.hset(self._urls, url, json.dumps({"sha1": sha1, "content_sha1": content_sha1,
+                                                      "first_seen": first_seen}))
 
     def close(self) -> None:
         self.server.close()

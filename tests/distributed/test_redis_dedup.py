@@ -46,3 +46,20 @@ def test_two_workers_checking_near_copies_at_once_keep_one_original(redis_url):
     for i, (r0, r1) in enumerate(zip(*results)):
         kept = [r for r in (r0, r1) if r.duplicate_of is None]
         assert len(kept) == 1, f"pair {i}: {r0} / {r1}"
+
+
+def test_recrawl_is_unchanged_and_an_edit_an_update_as_in_the_sqlite_store(redis_url):
+    """The SQLite store's re-crawl answers (docs of MCE_RECRAWL_UNCHANGED), shared by workers."""
+    from mcecrawl.corpus.dedup import DedupStore
+
+    a = ARTICLES[2]
+    edited = a + " این خبر به‌روز شد و جملهٔ تازه‌ای گرفت."
+    for store in (DedupStore(":memory:"), RedisDedupStore(redis_url, "t:recrawl")):
+        first = store.check(a, "u/x", "s", content_sha1="h1")
+        assert first.duplicate_of is None and first.unchanged_since is None
+        again = store.check(a, "u/x", "s", content_sha1="h1")
+        assert again.duplicate_of is None and again.unchanged_since  # never a copy of itself
+        update = store.check(edited, "u/x", "s", content_sha1="h2")
+        assert update.duplicate_of is None and update.previous_content_sha1 == "h1"
+        copy = store.check(edited, "u/y", "s")
+        assert copy.duplicate_of == "u/x" and copy.kind == "exact"
