@@ -11,7 +11,8 @@ robots.txt, a sitemap index, sitemaps of 1,000 URLs; paginated ``/archive`` list
 ``memory`` (default) generates each page on request in a threaded ``http.server`` in this process;
 ``disk`` writes the site to files first and serves them with the project's fixture server
 (``mcecrawl/demo/server.py``, same process); ``nginx`` serves those files with nginx (one worker,
-sendfile, access log off; Debian's ``nginx-light``), a separate process as a real static server.  "Full" is ``scrapy crawl profile`` with the project settings (robots.txt,
+sendfile, access log off; Debian's ``nginx-light``), a separate process as a real static server.
+"Full" is ``scrapy crawl profile`` with the project settings (robots.txt,
 encoding middleware, extraction pipeline with the profile's algorithm, every other enabled pipeline,
 the safe JSONL feed), politeness delays off; "bare" is ``scrapy runspider benchmarks/bare_spider.py``
 with Scrapy's defaults.  Both use the same concurrency.  Time is Scrapy's own
@@ -168,7 +169,7 @@ def run(cmd: list[str], env: dict, cwd: Path) -> dict:
             "responses": int(num("response_received_count")), "items": int(num("item_scraped_count")),
             "peak_rss_mb": round(peak / 1024, 1), "mb_received": round(num("downloader/response_bytes") / 2**20, 1),
             "statuses": {k.rsplit("/", 1)[-1]: int(num(k)) for k in stats if k.startswith("mcecrawl/items/status/")},
-            "enabled": [l.strip(" '[],") for l in text.splitlines() if l.strip(" [").startswith("'mcecrawl.")]}
+            "enabled": [ln.strip(" '[],") for ln in text.splitlines() if ln.strip(" [").startswith("'mcecrawl.")]}
 
 
 # Components of the crawl process: (label, [functions]); the cumulative time of these entry
@@ -179,10 +180,12 @@ def _components():
 
     return [
         ("encoding middleware (decode, re-encode)", [middlewares.EncodingNormalizationMiddleware.process_response]),
-        ("spider: discovery (sitemaps, listings)", [base.ProfileSpider.parse_sitemap, base.ProfileSpider.parse_listing]),
+        ("spider: discovery (sitemaps, listings)",
+         [base.ProfileSpider.parse_sitemap, base.ProfileSpider.parse_listing]),
         ("spider: page evidence and metadata", [base.ProfileSpider.parse_article]),
         ("extraction pipeline (hand-off to the worker, item fill)", [pipelines.ExtractionPipeline.process_item]),
-        ("  of which: transfer to/from the worker", [extraction_worker.WorkerPool.run, extraction_worker.WorkerPool._read]),
+        ("  of which: transfer to/from the worker",
+         [extraction_worker.WorkerPool.run, extraction_worker.WorkerPool._read]),
         ("corpus quality pipeline (normalise, langid, dedup, dates)", [pipelines.CorpusQualityPipeline.process_item]),
         ("feed writing (JSON line, flush)", [exporters.SafeJsonLinesItemExporter.export_item]),
     ]
@@ -216,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--serve", choices=("memory", "disk", "nginx"), default="memory",
                     help="pages generated per request (memory), or files served by the fixture server (disk) or nginx")
     ap.add_argument("--json", default=None, help="write the results here too")
-    ap.add_argument("--profile", action="store_true", help="profile the full crawl process (cProfile), CPU per component")
+    ap.add_argument("--profile", action="store_true",
+                    help="profile the full crawl process (cProfile), CPU per component")
     ap.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                     help="extra setting for the full crawl only, e.g. -s MCE_EXTRACTION_WORKERS=0")
     args = ap.parse_args(argv)
@@ -255,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     best = {k: min(v, key=lambda r: r["elapsed_s"]) for k, v in results.items() if v}
     if args.set:
         print("full crawl settings: " + " ".join(args.set))
-    print(f"\n{args.articles} articles of {args.size_kb[0]}-{args.size_kb[1]} KB served by {args.serve}, concurrency {args.concurrency}, "
+    print(f"\n{args.articles} articles of {args.size_kb[0]}-{args.size_kb[1]} KB served by {args.serve}, "
+          f"concurrency {args.concurrency}, "
           f"algorithm {args.algorithm}; best of {args.repeat}")
     for name, r in best.items():
         print(f"  {name:5} {r['elapsed_s']:7.1f} s elapsed ({r['wall_s']:.1f} s wall, {r['cpu_s']:.1f} s CPU)  "

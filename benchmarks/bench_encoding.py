@@ -25,8 +25,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from encoding_cases import (SHARED_DATA, Case, corrupted_utf8_cases, other_script_cases,  # noqa: E402
-                            real_page_cases, shared_r2l_pages, synthetic_cases)
+from encoding_cases import (  # noqa: E402
+    SHARED_DATA,
+    Case,
+    corrupted_utf8_cases,
+    other_script_cases,
+    real_page_cases,
+    shared_r2l_pages,
+    synthetic_cases,
+)
 from mcecrawl.encoding import decode  # noqa: E402
 
 # Targets of issue 4.

@@ -141,7 +141,8 @@ def speed(args) -> None:
             rates[peer] = total / t
         fastest = max((rates[p] for p in peers), default=None)
         ratio = f"{rates['dana'] / fastest:.1f}×" if fastest else "n/a"
-        print(f"| {name} | {len(pages)} | {total:.1f} | " + " | ".join(f"{rates[a]:.0f}" for a in ("dana", "danag", "r2l"))
+        print(f"| {name} | {len(pages)} | {total:.1f} | "
+              + " | ".join(f"{rates[a]:.0f}" for a in ("dana", "danag", "r2l"))
               + " | " + " | ".join(f"{rates[p]:.1f}" for p in peers) + f" | {ratio} |")
 
 

@@ -64,7 +64,8 @@ def build(case: str, size: int) -> bytes:
     if case == "scripts_only":
         return _repeat(b'<script>var t = "' + PARA.encode() + b'";</script>\n', size)
     if case == "short_lines":  # alternating paragraph and link rows, ~300 bytes a row
-        return _repeat(b"<p>" + PARA.encode()[:180] + b"</p>\n<a href=\"/news/1\">" + PARA.encode()[:60] + b"</a>\n", size)
+        return _repeat(b"<p>" + PARA.encode()[:180] + b"</p>\n<a href=\"/news/1\">" + PARA.encode()[:60] + b"</a>\n",
+                       size)
     if case == "unclosed_heads":
         body = b"<body>" + b"".join(b"<p>" + PARA.encode() + b"</p>\n" for _ in range(200))
         return b"<html>" + b"<head><title>t</title>\n" * UNCLOSED_HEADS + body
@@ -125,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("algorithms", nargs="*", help="algorithm names (default: every registered one)")
     parser.add_argument("--cases", nargs="+", choices=CASES, default=list(CASES))
     parser.add_argument("--mb", type=float, default=50.0, help="size of the sized cases (default 50)")
-    parser.add_argument("--double", action="store_true", help="also run the sized cases at 2x and report the time ratio")
+    parser.add_argument("--double", action="store_true",
+                        help="also run the sized cases at 2x and report the time ratio")
     parser.add_argument("--json", type=Path, help="write the rows as JSON")
     parser.add_argument("--child", nargs=3, metavar=("ALGORITHM", "CASE", "BYTES"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -137,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     algorithms = args.algorithms or list(ALGORITHMS)
     size = int(args.mb * 2**20)
     rows = []
-    print(f"| algorithm | case | MB | s | status | peak RSS above baseline | / page size (sized cases) |"
+    print("| algorithm | case | MB | s | status | peak RSS above baseline | / page size (sized cases) |"
           + (" time at 2x / time |" if args.double else ""))
     print("|---|---|---:|---:|---|---:|---:|" + ("---:|" if args.double else ""))
     for algorithm in algorithms:

@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_crawl import r2l_paragraphs  # noqa: E402
+
 from mcecrawl.demo.crawl import run_crawl, start_crawl  # noqa: E402
 from mcecrawl.demo.server import FixtureServer  # noqa: E402
 from mcecrawl.demo.synthetic import SyntheticSite  # noqa: E402

@@ -50,7 +50,8 @@ def patched(**constants):
 # (label, parameters, module constants patched)
 VARIANTS = [
     ("defaults", {}, {}),
-    ("paper's R1 only (extra_tags=0, semantic_boilerplate=0)", {"extra_tags": False, "semantic_boilerplate": False}, {}),
+    ("paper's R1 only (extra_tags=0, semantic_boilerplate=0)",
+     {"extra_tags": False, "semantic_boilerplate": False}, {}),
     ("without nav/aside/header/footer removal", {"semantic_boilerplate": False}, {}),
     ("without the extra non-text tags", {"extra_tags": False}, {}),
     ("paper's form rule (always remove <form>)", {}, {"FORM_WRAPPER_TEXT_SHARE": float("inf")}),
@@ -128,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     t = time.perf_counter()
     sets = page_sets()
     rows = accuracy_table(sets)
-    print(f"### xpath_blocks ablation (mean word-LCS P/R/F1; pages: "
+    print("### xpath_blocks ablation (mean word-LCS P/R/F1; pages: "
           + ", ".join(f"{k} {len(v)}" for k, v in sets.items()) + ")\n")
     print("| variant | " + " | ".join(f"{k} P / R / F1" for k in sets) + " |")
     print("|---|" + "---|" * len(sets))

@@ -243,8 +243,8 @@ class WarcArchiveMiddleware:
         self._finish_file()
 
     def process_response(self, request: Request, response: Response) -> Response:
-        from io import BytesIO
         from http import HTTPStatus
+        from io import BytesIO
         from urllib.parse import urlsplit
 
         from warcio.statusandheaders import StatusAndHeaders

@@ -101,7 +101,8 @@ class ExtractionPipeline:
         return item
 
     async def _extract(self, adapter: ItemAdapter, html: str) -> None:
-        job = (html, adapter.get("algorithm") or DEFAULT_ALGORITHM, dict(adapter.get("params") or {}), adapter.get("url"))
+        job = (html, adapter.get("algorithm") or DEFAULT_ALGORITHM, dict(adapter.get("params") or {}),
+               adapter.get("url"))
         result = None
         if self._pool is not None:
             from mcecrawl.extraction_worker import WorkerDied

@@ -5,8 +5,6 @@ import argparse
 import importlib
 import json
 
-import pytest
-
 
 def _run(command: str, argv: list[str]) -> int:
     module = importlib.import_module(f"mcecrawl.commands.{command.replace('-', '_')}")

@@ -41,7 +41,8 @@ def site(tmp_path_factory) -> Path:
         d.mkdir(exist_ok=True)
         (d / f"{i}.html").write_text(_article(i), encoding="utf-8")
     (root / "news" / "5.html").write_text(
-        f"<html><head><title>Just a moment</title></head><body><p>{CHALLENGE}</p><script>/*js challenge*/</script></body></html>",
+        f"<html><head><title>Just a moment</title></head><body><p>{CHALLENGE}</p>"
+        "<script>/*js challenge*/</script></body></html>",
         encoding="utf-8")
     (root / "_headers.json").write_text(json.dumps({
         "/news/4": {"status": 429, "headers": {"Retry-After": str(RETRY_AFTER)}, "times": 1},

@@ -18,7 +18,8 @@ from mcecrawl.profile import load_profile
 
 def _mirror(shared: Path, root: Path) -> dict[str, str]:
     """Write the mirror; returns canonical article URL -> page id."""
-    manifest = [json.loads(line) for line in (shared / "r2l" / "manifest.jsonl").read_text("utf-8").splitlines() if line]
+    manifest = [json.loads(line) for line in (shared / "r2l" / "manifest.jsonl").read_text("utf-8").splitlines()
+                if line]
     (root / "persian" / "articles").mkdir(parents=True)
     urls, headers = {}, {}
     for i, rec in enumerate(manifest):

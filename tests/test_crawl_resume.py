@@ -37,7 +37,7 @@ def _children(pid: int) -> list[int]:
     out = []
     for status in Path("/proc").glob("[0-9]*/status"):
         try:
-            fields = dict(l.split(":\t", 1) for l in status.read_text().splitlines() if ":\t" in l)
+            fields = dict(ln.split(":\t", 1) for ln in status.read_text().splitlines() if ":\t" in ln)
         except OSError:
             continue
         if fields.get("PPid", "").strip() == str(pid):

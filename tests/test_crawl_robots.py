@@ -11,7 +11,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from scrapy.robotstxt import ProtegoRobotParser
 from scrapy.utils.test import get_crawler
 

@@ -102,7 +102,8 @@ def test_titles_dates_site_and_lang(crawled):
         if art["published"] is None:
             assert rec["published"] is None
         else:  # Jalali-derived dates may or may not carry the Tehran offset: compare what is given
-            assert rec["published"] and rec["published"].startswith(art["published"].replace("Z", "+00:00")), rec["published"]
+            assert rec["published"], rec
+            assert rec["published"].startswith(art["published"].replace("Z", "+00:00")), rec["published"]
         assert rec["site"] == profile.name and rec["site_name"] == profile.site and rec["lang"] == profile.lang
         assert rec["algorithm"] == profile.extraction["algorithm"]
         assert urlsplit(rec["canonical_url"]).hostname == profile.canonical_host

@@ -11,8 +11,16 @@ from collections import defaultdict
 
 import pytest
 
-from encoding_cases import (Case, heavy_page, legacy_bytes, other_script_cases, real_page_cases, round_trip_cases,
-                            small_page, synthetic_cases)
+from encoding_cases import (
+    Case,
+    heavy_page,
+    legacy_bytes,
+    other_script_cases,
+    real_page_cases,
+    round_trip_cases,
+    small_page,
+    synthetic_cases,
+)
 from mcecrawl.encoding import Decoded, decode, resolve_label
 
 STEPS = {"bom", "utf-8", "header", "meta", "r2l", "chardet", "fallback", "forced", "empty"}
@@ -245,7 +253,8 @@ def test_fallback_counts_replacements():
 
 
 def test_multibyte_label_superset():
-    text = "<html><head><meta charset=gb2312></head><p>北京市今天发布了新的交通规定，鼓励市民乘坐公共交通出行。</p></html>"
+    text = ("<html><head><meta charset=gb2312></head>"
+            "<p>北京市今天发布了新的交通规定，鼓励市民乘坐公共交通出行。</p></html>")
     body = text.encode("gbk")
     d = decode(body, "text/html")
     assert (d.text, d.encoding, d.source, d.declared_meta) == (text, "gb18030", "meta", "gb2312")

@@ -8,7 +8,8 @@ import pytest
 
 from mcecrawl.items import SCHEMA_VERSION, STATUSES, ArticleItem
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "mcecrawl" / "schema" / "item.schema.json").read_text("utf-8"))
+SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "mcecrawl" / "schema" / "item.schema.json")
+                    .read_text("utf-8"))
 
 
 def test_every_required_schema_field_is_an_item_field():

@@ -12,9 +12,9 @@ from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
 from scrapy.utils.test import get_crawler
 
 from encoding_cases import heavy_page, legacy_bytes, small_page
-from pageserver import crawl_served_pages
 from mcecrawl import settings as project_settings
 from mcecrawl.middlewares import META_KEYS, EncodingNormalizationMiddleware, rewrite_declarations
+from pageserver import crawl_served_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 MW = "mcecrawl.middlewares.EncodingNormalizationMiddleware"

@@ -155,7 +155,7 @@ def test_exporter_never_raises_on_lone_surrogates_and_flushes_each_line():
     exporter.export_item({"text": "x\udc80y"})
     exporter.export_item({"text": "z"})
     lines = buf.getvalue().decode("utf-8").split("\n")
-    assert [json.loads(l)["text"] for l in lines if l] == ["xy", "z"]
+    assert [json.loads(ln)["text"] for ln in lines if ln] == ["xy", "z"]
     assert Spy.flushes >= 2
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from eval_fixtures import install_fake_algorithms, make_dataset
 
+from eval_fixtures import install_fake_algorithms, make_dataset
 from mcecrawl.evaluation import gate
 from mcecrawl.evaluation.datasets import dataset_sha256
 

@@ -43,10 +43,24 @@ from __future__ import annotations
 import numpy as np
 
 from mcecrawl.algorithms import common
-from mcecrawl.algorithms.lines import (SPLIT_MODES, WEIGHTS, Lines, block_starts, count_ascii, count_non_ascii,
-                                       segment_lines)
+from mcecrawl.algorithms.lines import (
+    SPLIT_MODES,
+    WEIGHTS,
+    Lines,
+    block_starts,
+    count_ascii,
+    count_non_ascii,
+    segment_lines,
+)
 from mcecrawl.algorithms.parse import parse_lines
-from mcecrawl.algorithms.region import SMOOTHING_RADIUS, SNAP_LINES, grow_boundaries, longest_column, smooth, snap_to_blocks
+from mcecrawl.algorithms.region import (
+    SMOOTHING_RADIUS,
+    SNAP_LINES,
+    grow_boundaries,
+    longest_column,
+    smooth,
+    snap_to_blocks,
+)
 from mcecrawl.algorithms.result import Extraction
 
 NAME = "dana"

@@ -35,7 +35,14 @@ import numpy as np
 from mcecrawl.algorithms import common
 from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, block_starts, count_content_code, segment_lines
 from mcecrawl.algorithms.parse import parse_lines
-from mcecrawl.algorithms.region import SMOOTHING_RADIUS, SNAP_LINES, grow_boundaries, largest_region, smooth, snap_to_blocks
+from mcecrawl.algorithms.region import (
+    SMOOTHING_RADIUS,
+    SNAP_LINES,
+    grow_boundaries,
+    largest_region,
+    smooth,
+    snap_to_blocks,
+)
 from mcecrawl.algorithms.result import Extraction
 
 NAME = "danag"

@@ -28,7 +28,14 @@ import numpy as np
 from mcecrawl.algorithms import common
 from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, block_starts, count_ascii, count_r2l, segment_lines
 from mcecrawl.algorithms.parse import parse_lines, r2l_characters
-from mcecrawl.algorithms.region import SMOOTHING_RADIUS, SNAP_LINES, grow_boundaries, longest_column, smooth, snap_to_blocks
+from mcecrawl.algorithms.region import (
+    SMOOTHING_RADIUS,
+    SNAP_LINES,
+    grow_boundaries,
+    longest_column,
+    smooth,
+    snap_to_blocks,
+)
 from mcecrawl.algorithms.result import Extraction
 
 NAME = "r2l"

@@ -30,9 +30,10 @@ def _spider_for(profile: str) -> tuple[str, dict[str, str]]:
 
     if Path(profile).suffix == ".json":
         return "profile", {"profile": str(Path(profile).resolve())}
+    import os
+
     from scrapy.spiderloader import SpiderLoader
     from scrapy.utils.project import get_project_settings
-    import os
 
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "mcecrawl.settings")
     if profile in SpiderLoader.from_settings(get_project_settings()).list():
@@ -80,7 +81,7 @@ def run(args) -> int:
     reason = stats.get("finish_reason", "?").strip("'")
     if reason == "permission_required":
         print("REFUSED  the profile's terms forbid crawling this live host; see the message below.")
-        print("\n".join(l for l in proc.stderr.splitlines() if "forbids" in l))
+        print("\n".join(ln for ln in proc.stderr.splitlines() if "forbids" in ln))
         return 3
     robots = {k.rsplit("/", 1)[-1]: num(k) for k in stats if k.startswith("mcecrawl/robotstxt/forbidden/")}
     blocked = sum(num(k) for k in stats if k.startswith("mcecrawl/blocked/"))
@@ -90,7 +91,8 @@ def run(args) -> int:
     rows = [
         ("discovery", discovered > 0,
          f"{discovered} article URLs from {sitemaps} sitemaps, {num('mcecrawl/discovery/listing_pages')} listing pages"
-         f" (+ feeds/entry listings); failed fetches: {sum(num(k) for k in stats if k.startswith('mcecrawl/failed/'))}"),
+         f" (+ feeds/entry listings); failed fetches: "
+         f"{sum(num(k) for k in stats if k.startswith('mcecrawl/failed/'))}"),
         ("recognition", bool(records),
          f"{len(records)} pages kept as articles, {len(not_articles)} rejected by page evidence,"
          f" {blocked} anti-bot pages"),

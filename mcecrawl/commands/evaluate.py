@@ -49,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-lower", action="store_true", help="with --update-baseline: allow lowering a floor")
     parser.add_argument("--baseline", default=None, help="baseline file (default: benchmarks/baseline.json)")
     parser.add_argument("--data-root", default=None,
-                        help="with --gate/--update-baseline: folder holding the pinned datasets (default: ../shared/data)")
+                        help="with --gate/--update-baseline: folder holding the pinned datasets "
+                             "(default: ../shared/data)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.datasets:
         print("mcecrawl evaluate: give at least one DATASET folder", file=sys.stderr)
         return 2
-    names = [n.strip() for n in args.algorithm.split(",") if n.strip()] if args.algorithm else sorted(algorithms.ALGORITHMS)
+    names = ([n.strip() for n in args.algorithm.split(",") if n.strip()] if args.algorithm
+             else sorted(algorithms.ALGORITHMS))
     if args.peers:
         names += [PEER_PREFIX + p for p in available_peers() if PEER_PREFIX + p not in names]
     names += [FILE_PREFIX + p for p in args.predictions]

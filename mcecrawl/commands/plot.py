@@ -11,9 +11,11 @@ HELP = "draw a page's per-line content/code profile and the selected region (nee
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("page", metavar="PAGE.html", help="an HTML file (any encoding)")
     parser.add_argument("-o", "--output", required=True, metavar="FIG.png", help="image to write (.png, .svg, .pdf)")
-    parser.add_argument("--algorithm", "-a", default="dana", help="line-based algorithm: r2l, dana or danag (default: dana)")
+    parser.add_argument("--algorithm", "-a", default="dana",
+                        help="line-based algorithm: r2l, dana or danag (default: dana)")
     parser.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm parameter (repeatable)")
-    parser.add_argument("--content-type", default=None, help="HTTP Content-Type to decode with, e.g. 'text/html; charset=windows-1256'")
+    parser.add_argument("--content-type", default=None,
+                        help="HTTP Content-Type to decode with, e.g. 'text/html; charset=windows-1256'")
 
 
 def run(args: argparse.Namespace) -> int:

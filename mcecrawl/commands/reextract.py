@@ -89,7 +89,8 @@ def record_for(resp, profile, algorithm: str | None, params: dict, quality, old:
         status, reason, text, paragraphs = result.status, result.reason, result.text, result.paragraphs
         used_params, title = dict(result.params), result.title
     except ValueError as exc:  # unknown algorithm/parameter
-        status, reason, text, paragraphs, used_params, title = "error", f"configuration: {exc}", "", (), algo_params, None
+        status, reason, text, paragraphs = "error", f"configuration: {exc}", "", ()
+        used_params, title = algo_params, None
     ms = (time.perf_counter() - t0) * 1000
     text = sanitize(text or "")
     record = {

@@ -18,8 +18,10 @@ LABEL_CHARS = 24
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("corpus", nargs="+", metavar="CORPUS.jsonl", help="JSON-lines files written by a crawl or reextract")
-    parser.add_argument("--html", metavar="STATS.html", default=None, help="write a self-contained HTML page with charts")
+    parser.add_argument("corpus", nargs="+", metavar="CORPUS.jsonl",
+                        help="JSON-lines files written by a crawl or reextract")
+    parser.add_argument("--html", metavar="STATS.html", default=None,
+                        help="write a self-contained HTML page with charts")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON instead of text")
 
 
@@ -110,8 +112,10 @@ def text_report(s: dict) -> str:
         f"status: {top(s['status'])}",
         f"lang (declared): {top(s['lang'])}",
         f"lang (detected): {top(s['lang_detected'])}",
-        f"language mismatches: {s['lang_mismatch']}" + (f" ({top(s['mismatch_pairs'], 5)})" if s["lang_mismatch"] else ""),
-        f"duplicates: {sum(s['duplicates'].values())} ({top(s['duplicates'])}; cross-site {s['duplicates_cross_site']})",
+        f"language mismatches: {s['lang_mismatch']}"
+        + (f" ({top(s['mismatch_pairs'], 5)})" if s["lang_mismatch"] else ""),
+        f"duplicates: {sum(s['duplicates'].values())} ({top(s['duplicates'])}; "
+        f"cross-site {s['duplicates_cross_site']})",
         f"re-crawled: {s['unchanged']} unchanged, {s['updated']} updated",
         f"characters: {s['chars']}, tokens: {s['tokens']}"
         + (f", median ok text {int(statistics.median(s['chars_ok']))} chars" if s["chars_ok"] else ""),

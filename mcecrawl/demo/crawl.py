@@ -50,7 +50,8 @@ def crawl_command(spider: str, *, output: Path | str | None = None, base_url: st
     return cmd
 
 
-def run_crawl(spider: str, *, cwd: Path | str | None = None, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
+def run_crawl(spider: str, *, cwd: Path | str | None = None, timeout: float = 300,
+              **kwargs) -> subprocess.CompletedProcess:
     """Run the crawl to completion; stdout/stderr captured as text."""
     return subprocess.run(crawl_command(spider, **kwargs), cwd=cwd, env=crawl_env(), capture_output=True,
                           text=True, encoding="utf-8", errors="replace", timeout=timeout)

@@ -63,10 +63,12 @@ class SyntheticSite:
     def _build_chrome(self) -> list[str]:
         """Page furniture in complete, multi-line blocks (~5 KB each): navigation, teaser lists
         with R2L headlines, ad/analytics scripts with JSON, as on the real pages."""
-        teasers = "\n".join(f'  <li class="teaser"><a href="/news/{j}"><span>{html.escape(self.title(j))}</span></a></li>'
-                             for j in range(20))
-        nav = "\n".join(f'  <li><a href="/section/{j}">{html.escape(" ".join(self.pool[j % len(self.pool)].split()[:2]))}</a></li>'
-                         for j in range(30))
+        teasers = "\n".join(
+            f'  <li class="teaser"><a href="/news/{j}"><span>{html.escape(self.title(j))}</span></a></li>'
+            for j in range(20))
+        nav = "\n".join(
+            f'  <li><a href="/section/{j}">{html.escape(" ".join(self.pool[j % len(self.pool)].split()[:2]))}</a></li>'
+            for j in range(30))
         blob = ",\n".join(json.dumps({"slot": f"div-gpt-ad-{j}", "sizes": [[300, 250], [728, 90]],
                                        "targeting": {"section": "news", "pos": j}}) for j in range(40))
         return [f'<aside class="most-read">\n<ol>\n{teasers}\n</ol>\n</aside>\n',
@@ -101,7 +103,8 @@ class SyntheticSite:
         ids = range(k * self.per_sitemap, min(self.n, (k + 1) * self.per_sitemap))
         if not ids:
             return None
-        items = "".join(f"<url><loc>https://{HOST}/news/{i}</loc><lastmod>{self.date(i)}</lastmod></url>\n" for i in ids)
+        items = "".join(f"<url><loc>https://{HOST}/news/{i}</loc><lastmod>{self.date(i)}</lastmod></url>\n"
+                        for i in ids)
         return (f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
                 f"{items}</urlset>\n").encode()
 
@@ -111,7 +114,8 @@ class SyntheticSite:
             return None
         links = "".join(f'<li><a href="/news/{i}">{html.escape(self.title(i))}</a></li>\n' for i in ids)
         nxt = f'<a rel="next" href="/archive?page={page + 1}">next</a>' if ids.stop < self.n else ""
-        return (f'<!DOCTYPE html><html lang="{self.lang}" dir="rtl"><head><meta charset="utf-8"><title>archive {page}</title></head>'
+        return (f'<!DOCTYPE html><html lang="{self.lang}" dir="rtl"><head><meta charset="utf-8">'
+                f"<title>archive {page}</title></head>"
                 f"<body><ul>\n{links}</ul>{nxt}</body></html>\n").encode("utf-8")
 
     def resolver(self, path: str, query: str):
@@ -120,7 +124,8 @@ class SyntheticSite:
         body: bytes | None = None
         ctype = html_type
         if path == "/robots.txt":
-            body, ctype = f"User-agent: *\nAllow: /\nSitemap: https://{HOST}/sitemap.xml\n".encode(), {"Content-Type": "text/plain"}
+            body = f"User-agent: *\nAllow: /\nSitemap: https://{HOST}/sitemap.xml\n".encode()
+            ctype = {"Content-Type": "text/plain"}
         elif path == "/sitemap.xml":
             body, ctype = self.sitemap_index(), xml_type
         elif path.startswith("/sitemap-") and path.endswith(".xml"):

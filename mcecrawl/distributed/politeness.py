@@ -3,7 +3,8 @@ across processes and machines.
 
 Each request reserves the host's next free time in Redis (one Lua script, Redis server clock):
 ``at = max(now, next)``, ``next = at + d``, then waits until ``at`` (and reserves again if its
-event loop woke it up late).  Reserved times are at least ``d`` apart, so all workers together make at most k+1 requests in any window of k·d seconds
+event loop woke it up late).  Reserved times are at least ``d`` apart, so all workers together make
+at most k+1 requests in any window of k·d seconds
 (robots.txt requests included: they pass through the downloader middlewares too).  ``d`` is the
 larger of the host's download delay (``DOWNLOAD_DELAY``, or the site profile's) and its robots.txt
 ``Crawl-delay`` (:class:`mcecrawl.politeness.RobotsTxtReportMiddleware`).  The local download slot

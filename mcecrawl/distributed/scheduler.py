@@ -9,7 +9,8 @@ and its items are written and recorded), when the request goes back to the queue
 the worker is idle (then everything it popped is done).
 
 Each worker keeps a heartbeat deadline (``workers`` zset, Redis server clock) ``MCE_LEASE_SECONDS``
-ahead, from a thread (so only a dead or hung process misses it).  Any worker finds the dead ones (deadline passed) and reaps them in one script: their
+ahead, from a thread (so only a dead or hung process misses it).  Any worker finds the dead ones (deadline
+passed) and reaps them in one script: their
 leased requests go back to the queue with their priority, and their half-done article claims are
 settled from its feed (:func:`mcecrawl.distributed.record.claims_in_feeds`).  A dead worker's claims can only be
 settled by reading its feed, so a worker on the same host reaps at once, others only after

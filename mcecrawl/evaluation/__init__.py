@@ -4,8 +4,19 @@
 and the secondary ones); :mod:`mcecrawl.evaluation.datasets` reads the ``../shared/data`` format.
 """
 from mcecrawl.evaluation.datasets import Dataset, Page, load_dataset
-from mcecrawl.evaluation.metrics import (Score, bow_f1, char_lcs_f1, fold, lcs_f1, lcs_length, length_pr,
-                                         shingle_counts, shingle_f1, snippet_score, tokenize)
+from mcecrawl.evaluation.metrics import (
+    Score,
+    bow_f1,
+    char_lcs_f1,
+    fold,
+    lcs_f1,
+    lcs_length,
+    length_pr,
+    shingle_counts,
+    shingle_f1,
+    snippet_score,
+    tokenize,
+)
 
 __all__ = ["Dataset", "Page", "Score", "bow_f1", "char_lcs_f1", "fold", "lcs_f1", "lcs_length", "length_pr",
            "load_dataset", "shingle_counts", "shingle_f1", "snippet_score", "tokenize"]

@@ -62,7 +62,8 @@ class Finding:
     def line(self) -> str:
         f = "-" if self.floor is None else f"{self.floor:.4f}"
         m = "-" if self.measured is None else f"{self.measured:.4f}"
-        return f"{'ok  ' if self.ok else 'FAIL'} {self.dataset:18} {self.algorithm:14} {self.figure:17} floor {f:>6}  now {m:>6}  {self.note}"
+        return (f"{'ok  ' if self.ok else 'FAIL'} {self.dataset:18} {self.algorithm:14} {self.figure:17} "
+                f"floor {f:>6}  now {m:>6}  {self.note}")
 
 
 def load_baseline(path: str | Path) -> dict:

@@ -7,7 +7,9 @@ from mcecrawl.evaluation.runner import AlgorithmReport, breakdown
 
 
 def _num(value, width: int = 5, digits: int = 3) -> str:
-    return f"{value:{width}.{digits}f}" if isinstance(value, (int, float)) and value == value else " " * (width - 1) + "-"
+    if isinstance(value, (int, float)) and value == value:  # value == value: not NaN
+        return f"{value:{width}.{digits}f}"
+    return " " * (width - 1) + "-"
 
 
 def _ci(s: dict, key: str) -> str:
@@ -63,7 +65,8 @@ def markdown_summary(result: dict) -> str:
     def f(v):
         return "–" if v is None else f"{v:.3f}"
 
-    lines = ["| dataset | group | algorithm | pages | P | R | F1 [95% CI] | char F1 | shingle F1 | snippet acc. | err/empty |",
+    lines = ["| dataset | group | algorithm | pages | P | R | F1 [95% CI] | char F1 | shingle F1 | snippet acc. "
+             "| err/empty |",
              "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|"]
     for name, ds in result["datasets"].items():
         for rep in ds["results"]:

@@ -264,5 +264,6 @@ def evaluate_dataset(dataset: Dataset, names: Sequence[str], params: dict | None
     return reports
 
 
-__all__ = ["AlgorithmReport", "FILE_PREFIX", "UnknownAlgorithm", "predictions_runner", "worst_pages", "bootstrap_ci", "breakdown", "evaluate_dataset", "primary_f1",
+__all__ = ["AlgorithmReport", "FILE_PREFIX", "UnknownAlgorithm", "predictions_runner", "worst_pages", "bootstrap_ci",
+           "breakdown", "evaluate_dataset", "primary_f1",
            "resolve", "run_pages", "score_page", "script_of", "summarize"]

@@ -19,8 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 
-from mcecrawl.search.analysis import (LETTER_FOLDS, MARKS, PREFIX_CLITICS, SUFFIX_CLITICS, ZWNJ,
-                                      _DIGITS, _INVISIBLE)
+from mcecrawl.search.analysis import _DIGITS, _INVISIBLE, LETTER_FOLDS, MARKS, PREFIX_CLITICS, SUFFIX_CLITICS, ZWNJ
 from mcecrawl.search.documents import METADATA_FIELDS, doc_id, is_searchable
 
 __all__ = ["bulk_actions", "bulk_lines", "index_template", "ANALYZER"]

@@ -228,7 +228,8 @@ class SearchIndex:
                                        "published_day, text, title_key, version, indexed_at, id) "
                                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (*values, did)).lastrowid
                     report.added += 1
-                db.execute("INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)", (rowid, fold(title, lang, expand=True), body))
+                db.execute("INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)",
+                           (rowid, fold(title, lang, expand=True), body))
         return report
 
     def _unindex(self, rowid: int, title: str | None, text: str, lang: str | None) -> None:
@@ -265,9 +266,11 @@ class SearchIndex:
             db = self._db
             n = db.execute("SELECT count(*) FROM docs").fetchone()[0]
             db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_vocab USING fts5vocab(main, 'fts', 'row')")
-            common = [t for (t,) in db.execute("SELECT term FROM temp.fts_vocab WHERE doc > ?", (n * COMMON_TERM_SHARE,))]
+            common = [t for (t,) in db.execute("SELECT term FROM temp.fts_vocab WHERE doc > ?",
+                                               (n * COMMON_TERM_SHARE,))]
             with db:
-                db.execute("INSERT OR REPLACE INTO meta VALUES('common_terms', ?)", (json.dumps(common, ensure_ascii=False),))
+                db.execute("INSERT OR REPLACE INTO meta VALUES('common_terms', ?)",
+                           (json.dumps(common, ensure_ascii=False),))
             self._common = frozenset(common)
             return len(common)
         return self._guard(run)
@@ -339,8 +342,9 @@ class SearchIndex:
                 ranked = db.execute(f"SELECT fts.rowid, fts.rank FROM fts JOIN docs d ON d.rowid = fts.rowid "
                                     f"WHERE fts MATCH ?{where} ORDER BY {order_by} LIMIT ?", (match, *params, limit))
             else:
-                ranked = db.execute(f"SELECT fts.rowid, fts.rank FROM fts WHERE fts MATCH ? ORDER BY {order_by} LIMIT ?",
-                                    (match, limit))
+                ranked = db.execute(
+                    f"SELECT fts.rowid, fts.rank FROM fts WHERE fts MATCH ? ORDER BY {order_by} LIMIT ?",
+                    (match, limit))
             ranked = ranked.fetchall()
             scores = dict(ranked)
             for rowid in exact:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from mcecrawl.exceptions import MceError
-from mcecrawl.search.bulk import bulk_actions, _dumps
+from mcecrawl.search.bulk import _dumps, bulk_actions
 from mcecrawl.search.documents import is_searchable
 
 logger = logging.getLogger(__name__)

@@ -574,7 +574,8 @@ class ProfileSpider(scrapy.Spider):
             logger.warning("Anti-bot challenge page (marker %r) instead of %s", marker, response.url)
             self._items += 1
             yield ArticleItem(**base, title=None, published=None, published_raw=None, authors=[], html="",
-                              status="blocked", reason=f"anti-bot challenge page (marker {marker!r}, HTTP {response.status})")
+                              status="blocked",
+                              reason=f"anti-bot challenge page (marker {marker!r}, HTTP {response.status})")
             return
         if response.status != 200:
             stats.inc_value(f"mcecrawl/article_http_error/{response.status}")

@@ -26,7 +26,8 @@ VIEW_ACTIONS = ("", "view")
 LISTING_PARAMS = ("pagefrom", "from")
 # Disambiguation pages: the {{ابهام‌زدایی}} box (Disambiguator/dmbox markup) or its category.
 DISAMBIGUATION = ("#disambigbox", ".dmbox-disambig",
-                  "#mw-normal-catlinks a[href*='%D8%B5%D9%81%D8%AD%D9%87%E2%80%8C%D9%87%D8%A7%DB%8C_%D8%A7%D8%A8%D9%87%D8%A7%D9%85%E2%80%8C%D8%B2%D8%AF%D8%A7%DB%8C%DB%8C']")
+                  "#mw-normal-catlinks a[href*='%D8%B5%D9%81%D8%AD%D9%87%E2%80%8C%D9%87%D8%A7%DB%8C_"
+                  "%D8%A7%D8%A8%D9%87%D8%A7%D9%85%E2%80%8C%D8%B2%D8%AF%D8%A7%DB%8C%DB%8C']")
 
 
 def mediawiki_url(url: str) -> str:

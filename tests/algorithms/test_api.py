@@ -34,7 +34,8 @@ def test_extract_bytes_records_encoding(fa_page, algorithm):
 
 
 def test_extract_legacy_encoding_through_decode(fa_page):
-    body = fa_page.decode("utf-8").replace("\u200c", " ").replace("ک", "ك").replace("ی", "ي").encode("cp1256", errors="xmlcharrefreplace")
+    body = (fa_page.decode("utf-8").replace("\u200c", " ").replace("ک", "ك").replace("ی", "ي")
+            .encode("cp1256", errors="xmlcharrefreplace"))
     result = mcecrawl.extract(body, content_type="text/html; charset=windows-1256")
     assert result.status == "ok" and result.encoding == "cp1256"
     assert "سازمان هواشناسي" in result.text

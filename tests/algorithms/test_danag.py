@@ -1,8 +1,13 @@
 """DANAg: phases on synthetic input, the whole algorithm on the fixture page and English text."""
 import numpy as np
 
-from mcecrawl.algorithms.danag import (calculate_lengths, danag, find_first_paragraph, recognize_boundary,
-                                       remove_scripts_styles_comments)
+from mcecrawl.algorithms.danag import (
+    calculate_lengths,
+    danag,
+    find_first_paragraph,
+    recognize_boundary,
+    remove_scripts_styles_comments,
+)
 from mcecrawl.algorithms.lines import segment_lines
 from tests.algorithms.conftest import ARTICLE, BOILERPLATE
 

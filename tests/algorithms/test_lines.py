@@ -2,8 +2,15 @@
 import numpy as np
 import pytest
 
-from mcecrawl.algorithms.lines import (count_ascii, count_content_code, count_non_ascii, count_r2l, count_total,
-                                       protected_spans, segment_lines)
+from mcecrawl.algorithms.lines import (
+    count_ascii,
+    count_content_code,
+    count_non_ascii,
+    count_r2l,
+    count_total,
+    protected_spans,
+    segment_lines,
+)
 
 
 def sources(lines):

@@ -1,8 +1,14 @@
 """Smoothing, seed selection and boundary growth on hand-made profiles."""
 import numpy as np
 
-from mcecrawl.algorithms.region import (grow_boundaries, largest_region, longest_column, positive_runs, smooth,
-                                        snap_to_blocks)
+from mcecrawl.algorithms.region import (
+    grow_boundaries,
+    largest_region,
+    longest_column,
+    positive_runs,
+    smooth,
+    snap_to_blocks,
+)
 
 
 def test_smoothing_of_a_single_spike():

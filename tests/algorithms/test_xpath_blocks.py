@@ -10,7 +10,6 @@ from lxml import etree
 
 from mcecrawl.algorithms.common import ParamError
 from mcecrawl.algorithms.xpath_blocks import (
-    Block,
     compute_block_attributes,
     extract_leaf_nodes,
     filter_blocks,

@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from eval_fixtures import install_fake_algorithms, make_dataset, run_command
 
+from eval_fixtures import install_fake_algorithms, make_dataset, run_command
 from mcecrawl import cli
 from mcecrawl.commands.evaluate import parse_params
 
@@ -20,7 +20,8 @@ def test_registered():
 
 
 def test_parse_params():
-    assert parse_params(["P=8", "w=0.5", "mode=lines", "flag=true"]) == {"P": 8, "w": 0.5, "mode": "lines", "flag": True}
+    assert (parse_params(["P=8", "w=0.5", "mode=lines", "flag=true"])
+            == {"P": 8, "w": 0.5, "mode": "lines", "flag": True})
     with pytest.raises(Exception):
         parse_params(["P"])
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 import argparse
 import json
 
+from test_index import CORPUS, write_corpus
+
 from mcecrawl.commands import export_bulk
 from mcecrawl.search.documents import doc_id
-from test_index import CORPUS, write_corpus
 
 
 def run(argv: list[str]) -> int:

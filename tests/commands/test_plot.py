@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from eval_fixtures import install_fake_algorithms, page_html, run_command
 
+from eval_fixtures import install_fake_algorithms, page_html, run_command
 from mcecrawl.algorithms.result import Extraction
 
 pytest.importorskip("matplotlib")

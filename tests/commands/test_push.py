@@ -6,9 +6,10 @@ import importlib.util
 import json
 from pathlib import Path
 
+from test_index import CORPUS, write_corpus
+
 from mcecrawl.commands import push as push_command
 from mcecrawl.search.documents import doc_id
-from test_index import CORPUS, write_corpus
 
 _spec = importlib.util.spec_from_file_location(
     "bulk_endpoint", Path(__file__).resolve().parent.parent / "search" / "bulk_endpoint.py")

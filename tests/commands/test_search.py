@@ -5,9 +5,10 @@ import argparse
 import json
 import sqlite3
 
+from test_index import CORPUS
+
 from mcecrawl.commands import search as search_command
 from mcecrawl.search.index import SearchIndex
-from test_index import CORPUS
 
 
 def run(argv: list[str]) -> int:

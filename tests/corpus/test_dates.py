@@ -39,7 +39,8 @@ def test_parse_date_rejects(raw):
 
 def test_jsonld_before_meta_before_text():
     html = """<html><head>
-    <script type="application/ld+json">{"@graph": [{"@type": "NewsArticle", "datePublished": "2023-11-06T08:00:00+03:30"}]}</script>
+    <script type="application/ld+json">
+    {"@graph": [{"@type": "NewsArticle", "datePublished": "2023-11-06T08:00:00+03:30"}]}</script>
     <meta property="article:published_time" content="2020-01-01T00:00:00Z"></head>
     <body><p>امروز ۱ دی ۱۴۰۲</p></body></html>"""
     got = extract_published(html, lang="fa")

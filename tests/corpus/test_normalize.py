@@ -3,8 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from mcecrawl.corpus.normalize import (DIGIT_POLICIES, HARAKAT, INVISIBLE, LETTER_MAPS, PROTECTED_LETTERS,
-                                       ZWNJ, normalize)
+from mcecrawl.corpus.normalize import (
+    DIGIT_POLICIES,
+    HARAKAT,
+    INVISIBLE,
+    LETTER_MAPS,
+    PROTECTED_LETTERS,
+    ZWNJ,
+    normalize,
+)
 
 ZW = ZWNJ
 LANGS = ("fa", "ar", "ur", "ps", None, "en", "he")

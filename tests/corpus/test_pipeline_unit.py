@@ -1,7 +1,6 @@
 """CorpusQualityPipeline on its own: marking vs dropping duplicates, stats, a failing store."""
 from __future__ import annotations
 
-
 import pytest
 from scrapy import Spider
 from scrapy.exceptions import DropItem, NotConfigured

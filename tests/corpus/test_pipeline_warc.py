@@ -9,7 +9,6 @@ from argparse import Namespace
 from pathlib import Path
 
 import pytest
-from pageserver import crawl_served_pages
 from scrapy import Request, Spider
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
@@ -18,6 +17,7 @@ from scrapy.utils.test import get_crawler
 from mcecrawl import settings as project_settings
 from mcecrawl.corpus.warc import iter_responses
 from mcecrawl.middlewares import WarcArchiveMiddleware
+from pageserver import crawl_served_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 ZW = "\u200c"

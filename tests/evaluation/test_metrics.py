@@ -6,8 +6,21 @@ import time
 
 import pytest
 
-from mcecrawl.evaluation.metrics import (Score, bow_f1, char_lcs_f1, characters, fold, lcs_f1, lcs_length, length_pr,
-                                         prf, shingle_counts, shingle_f1, snippet_score, tokenize)
+from mcecrawl.evaluation.metrics import (
+    Score,
+    bow_f1,
+    char_lcs_f1,
+    characters,
+    fold,
+    lcs_f1,
+    lcs_length,
+    length_pr,
+    prf,
+    shingle_counts,
+    shingle_f1,
+    snippet_score,
+    tokenize,
+)
 
 
 def dp_lcs(a, b) -> int:

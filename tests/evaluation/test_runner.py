@@ -4,13 +4,20 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
-from eval_fixtures import GOLD_PARAGRAPHS, PARAGRAPHS, install_fake_algorithms, make_dataset
 
+from eval_fixtures import GOLD_PARAGRAPHS, PARAGRAPHS, install_fake_algorithms, make_dataset
 from mcecrawl.evaluation.datasets import load_dataset
 from mcecrawl.evaluation.peers import available_peers, run_peer
 from mcecrawl.evaluation.report import dataset_table
-from mcecrawl.evaluation.runner import (bootstrap_ci, breakdown, evaluate_dataset, primary_f1, run_pages, script_of,
-                                        summarize)
+from mcecrawl.evaluation.runner import (
+    bootstrap_ci,
+    breakdown,
+    evaluate_dataset,
+    primary_f1,
+    run_pages,
+    script_of,
+    summarize,
+)
 
 
 @pytest.fixture

@@ -25,8 +25,9 @@ def test_bulk_lines_are_action_source_pairs_with_stable_ids(r2l_corpus):
 
 
 def test_ids_are_stable_across_runs_and_follow_the_canonical_url(r2l_corpus):
-    first = [json.loads(l) for l in bulk_lines(r2l_corpus, "news")][::2]
-    again = [json.loads(l) for l in bulk_lines([dict(i, text=i["text"] + " ویرایش") for i in r2l_corpus], "news")][::2]
+    first = [json.loads(ln) for ln in bulk_lines(r2l_corpus, "news")][::2]
+    edited = [dict(i, text=i["text"] + " ویرایش") for i in r2l_corpus]
+    again = [json.loads(ln) for ln in bulk_lines(edited, "news")][::2]
     assert first == again
     item = {"url": "https://site/a?utm=1", "canonical_url": "https://site/a", "text": "متن"}
     assert doc_id(item) == doc_id({"url": "https://site/a", "text": "دیگر"})

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-
 from bulk_endpoint import BulkEndpoint
+
 from mcecrawl.search.documents import doc_id
 from mcecrawl.search.push import BulkPusher, PushError
 

@@ -183,8 +183,8 @@ def test_delete_removes_documents_from_the_full_text_index(tmp_path, r2l_corpus)
 
 
 def test_terms_in_most_documents_do_not_cost_a_full_ranking(tmp_path):
-    docs = [{"url": f"http://x/{i}", "title": f"عنوان {i}", "text": f"این خبر شماره {i} است" + (" زلزله" if i == 3 else "")}
-            for i in range(6)]
+    docs = [{"url": f"http://x/{i}", "title": f"عنوان {i}",
+             "text": f"این خبر شماره {i} است" + (" زلزله" if i == 3 else "")} for i in range(6)]
     with SearchIndex(tmp_path / "c.sqlite") as ix:
         ix.add(docs)
         assert ix.common_terms == frozenset()  # no statistics yet: plain BM25 everywhere

@@ -226,11 +226,11 @@ def build(svc: str, cfg: dict) -> dict:
                    (f"/{svc}/send/u50853489", "send"), ("https://www.bbc.co.uk/ws/languages", "BBC World Service")]
     files[f"{svc}/index.html"] = listing_page(svc, cfg, cfg["brand"], front_links, arts[:3])
     page1 = [(article_path(svc, a), a["headline"]) for a in o_rest] + [(article_path(svc, o_first), o_first["headline"])]
-    pager = (f'<nav data-testid="topic-pagination" aria-label="Page"><ul><li><span aria-current="page">1</span></li>'
-             f'<li><a href="?page=2">2</a></li></ul></nav>')
+    pager = ('<nav data-testid="topic-pagination" aria-label="Page"><ul><li><span aria-current="page">1</span></li>'
+             '<li><a href="?page=2">2</a></li></ul></nav>')
     files[f"{svc}/topics/{cfg['topic']}.html"] = listing_page(svc, cfg, cfg["topic_name"], page1, arts[:3], pager)
-    pager2 = (f'<nav data-testid="topic-pagination" aria-label="Page"><ul><li><a href="?page=1">1</a></li>'
-              f'<li><span aria-current="page">2</span></li></ul></nav>')
+    pager2 = ('<nav data-testid="topic-pagination" aria-label="Page"><ul><li><a href="?page=1">1</a></li>'
+              '<li><span aria-current="page">2</span></li></ul></nav>')
     files[f"{svc}/topics/{cfg['topic']}@page=2.html"] = listing_page(
         svc, cfg, cfg["topic_name"], [(article_path(svc, o_paged), o_paged["headline"])], arts[:3], pager2)
     files[f"{svc}/topics/{cfg['topic']}@page=1.html"] = files[f"{svc}/topics/{cfg['topic']}.html"]

@@ -24,9 +24,8 @@ try:  # an installed mcecrawl or PYTHONPATH wins (e.g. a clean export of HEAD), 
 except ImportError:
     sys.path.insert(1, str(HERE.parents[1]))
     import mcecrawl
-from mcecrawl.evaluation.metrics import lcs_f1  # noqa: E402
-
 from build_news_sites import SITES, generate  # noqa: E402
+from mcecrawl.evaluation.metrics import lcs_f1  # noqa: E402
 
 # Algorithm -> parameter sets tried ({} = the algorithm's defaults).  P and gap are the papers'
 # tolerance in lines (R2L §3, DANAg §3.3); the defaults were tuned on whole-page benchmarks, and

@@ -150,7 +150,7 @@ def article_page(a) -> Page:
 
 def amp_page(a) -> Page:
     """AMP twin of an article (Nastooh's /amp/<id>/): must fold onto /news/<id>, never be written twice."""
-    aid, title, paras = a[0], a[7], a[9]
+    title, paras = a[7], a[9]
     return Page(f"""<!doctype html><html amp lang="fa" dir="rtl"><head><meta charset="utf-8">
 <title>{esc(title)}</title><link rel="canonical" href="{art_url(a)}">
 <meta property="og:type" content="article"></head><body><h1>{esc(title)}</h1>

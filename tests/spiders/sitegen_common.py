@@ -129,7 +129,8 @@ def write_site(name: str, pages: dict[str, Page], expected: dict, root: Path = S
         target = site / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(page.body.encode(page.encoding))
-        inferred = CONTENT_TYPES.get(target.suffix) or mimetypes.guess_type(target.name)[0] or "text/html; charset=utf-8"
+        inferred = (CONTENT_TYPES.get(target.suffix) or mimetypes.guess_type(target.name)[0]
+                    or "text/html; charset=utf-8")
         entry = {}
         if page.status != 200:
             entry["status"] = page.status

@@ -18,7 +18,8 @@ def w(title: str) -> str:
 
 
 @pytest.mark.parametrize("url, folded", [
-    (f"{LIVE}/w/index.php?title=%DA%A9%D8%A7%D8%AE_%DA%86%D9%87%D9%84%D8%B3%D8%AA%D9%88%D9%86&printable=yes", w("کاخ_چهلستون")),
+    (f"{LIVE}/w/index.php?title=%DA%A9%D8%A7%D8%AE_%DA%86%D9%87%D9%84%D8%B3%D8%AA%D9%88%D9%86&printable=yes",
+     w("کاخ_چهلستون")),
     (f"{LIVE}/w/index.php?title=کاخ چهلستون&oldid=123", w("کاخ_چهلستون")),
     (f"{LIVE}/wiki/کاخ_چهلستون#تاریخچه", w("کاخ_چهلستون")),
     (f"{LIVE}/wiki/%D8%B3_%28x%29", w("س_(x)")),  # MediaWiki leaves ( ) unescaped

@@ -68,12 +68,14 @@ def _sel(html):
     return scrapy.Selector(text=html, type="html")
 
 
-NEXT_DATA = '<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"pageData":{"metadata":{"type":"%s"}}}}}</script>'
+NEXT_DATA = ('<script id="__NEXT_DATA__" type="application/json">'
+             '{"props":{"pageProps":{"pageData":{"metadata":{"type":"%s"}}}}}</script>')
 OG = '<meta property="og:type" content="%s">'
 
 
 def _ld(*nodes):
-    return '<script type="application/ld+json">%s</script>' % json.dumps({"@context": "https://schema.org", "@graph": list(nodes)})
+    return '<script type="application/ld+json">%s</script>' % json.dumps(
+        {"@context": "https://schema.org", "@graph": list(nodes)})
 
 
 def test_page_evidence_site_page_type_decides_first():
@@ -189,7 +191,8 @@ def test_consider_dedupes_variants_and_applies_since():
 
 def test_news_sitemap_language_filter():
     spider = _spider(base_url="http://127.0.0.1:9999")
-    body = (Path(__file__).resolve().parents[2] / "mcecrawl/demo/sites/bbc_persian/sitemaps/https-sitemap-com-news-2.xml").read_bytes()
+    sitemaps = Path(__file__).resolve().parents[2] / "mcecrawl/demo/sites/bbc_persian/sitemaps"
+    body = (sitemaps / "https-sitemap-com-news-2.xml").read_bytes()
     resp = XmlResponse("http://127.0.0.1:9999/sitemaps/https-sitemap-com-news-2.xml", body=body)
     urls = [r.url for r in spider.parse_sitemap(resp)]
     assert urls and all("/persian/" in u for u in urls)
@@ -255,7 +258,6 @@ def test_generic_spider_without_a_profile_says_how_to_give_one():
 
 def test_profile_encoding_forces_the_sites_charset(tmp_path):
     """A profile's "encoding" becomes the spider's ``mce_encoding``, which the middleware obeys."""
-    from scrapy.http import Request
     from scrapy.utils.test import get_crawler
 
     from mcecrawl.middlewares import EncodingNormalizationMiddleware
