@@ -32,7 +32,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import chardet
 import numpy as np
@@ -232,7 +232,8 @@ class _NonAscii:
 
     @cached_property
     def touches_ascii_letter(self) -> np.ndarray:
-        return self.left_ascii_letter | self.right_ascii_letter
+        touches: np.ndarray = self.left_ascii_letter | self.right_ascii_letter
+        return touches
 
     def stray_foreign(self, table: _Table) -> int:
         """Foreign letters (class F) not touching an ASCII letter.  The French letters of
@@ -473,6 +474,7 @@ def _step_r2l(body: bytes, na: _NonAscii) -> tuple[str, str] | None:
     best = None
     for codec in R2L_CANDIDATES:
         table = _table(codec)
+        assert table is not None  # every R2L candidate is an ASCII-compatible single-byte codec
         ok, p = _plausible_single_byte(na, table)
         # Positive evidence: the script's letters outnumber foreign ones (a French windows-1252
         # page reads as windows-1256 with French letters and the odd Arabic "É").
@@ -533,7 +535,8 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
         declared labels and the number of replacement characters inserted.
     """
     body = bytes(body or b"")
-    labels = dict(declared_header=_header_label(content_type), declared_meta=_meta_label(body) if body else None)
+    labels: dict[str, Any] = dict(declared_header=_header_label(content_type),
+                                  declared_meta=_meta_label(body) if body else None)
     forced = resolve_label(force)
     if forced:
         text, replacements = _decode_replacing(body, forced)
@@ -542,15 +545,15 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
         return Decoded("", "utf-8", "empty", **labels)
     if (bom := _step_bom(body)) is not None:
         return Decoded(bom[0], bom[1], "bom", replacements=bom[2], **labels)
-    if (text := _step_utf8(body)) is not None:
-        return Decoded(text, "utf-8", "utf-8", **labels)
+    if (utf8_text := _step_utf8(body)) is not None:
+        return Decoded(utf8_text, "utf-8", "utf-8", **labels)
     na = _NonAscii(body)
     if (utf8 := _step_utf8_broken(body, na)) is not None:
         return Decoded(utf8[0], "utf-8", "utf-8", replacements=utf8[1], **labels)
     for step in ("header", "meta"):
         codec = resolve_label(labels[f"declared_{step}"])
-        if codec and (text := _try_codec(body, na, codec)) is not None:
-            return Decoded(text, codec, step, **labels)
+        if codec and (declared_text := _try_codec(body, na, codec)) is not None:
+            return Decoded(declared_text, codec, step, **labels)
     if (found := _step_r2l(body, na)) is not None:
         return Decoded(found[0], found[1], "r2l", **labels)
     if (tolerated := _step_tolerant_labels(body, labels)) is not None:

@@ -62,7 +62,7 @@ class SafeJsonLinesItemExporter(BaseItemExporter):
             record = dict(ItemAdapter(item).items())
         else:
             record = dict(self.get_serialized_fields(item))
-        self.file.write(dumps_line(record).encode(self.encoding, errors="backslashreplace"))
+        self.file.write(dumps_line(record).encode(self.encoding or "utf-8", errors="backslashreplace"))
         self.file.flush()
 
     def serialize_field(self, field, name, value):

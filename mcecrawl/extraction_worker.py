@@ -100,6 +100,7 @@ class WorkerPool:
                 proc = await asyncio.create_subprocess_exec(
                     sys.executable, "-m", "mcecrawl.extraction_worker", env=env,
                     stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+                assert proc.stdin is not None  # stdin=PIPE
                 _widen_pipe(proc.stdin)
                 self._procs.append(proc)
                 self._load.append(0)
@@ -109,6 +110,7 @@ class WorkerPool:
 
     async def _read(self, i: int) -> None:
         stream = self._procs[i].stdout
+        assert stream is not None  # started with stdout=PIPE
         try:
             while True:
                 size = _HEADER.unpack(await stream.readexactly(_HEADER.size))[0]
@@ -137,6 +139,7 @@ class WorkerPool:
         self._load[i] += 1
         body = pickle.dumps((job_id, html, algorithm, params, url), protocol=pickle.HIGHEST_PROTOCOL)
         stdin = self._procs[i].stdin
+        assert stdin is not None  # started with stdin=PIPE
         try:
             stdin.write(_HEADER.pack(len(body)))
             stdin.write(body)

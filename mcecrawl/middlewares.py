@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
@@ -114,8 +114,8 @@ class EncodingNormalizationMiddleware:
         if not isinstance(response, TextResponse):
             self.stats.inc_value("mcecrawl/encoding/non_text")
             return response
-        content_type = response.headers.get("Content-Type")
-        content_type = content_type.decode("latin-1") if content_type else None
+        raw_type = response.headers.get("Content-Type")
+        content_type = raw_type.decode("latin-1") if raw_type else None
         decoded = decode(response.body, content_type, force=self._forced(request))
         self._record(request, response, decoded)
 
@@ -188,9 +188,10 @@ class WarcArchiveMiddleware:
         self.directory = settings.get("MCE_WARC_DIR") or "output/%(name)s/warc"
         self.max_bytes = settings.getint("MCE_WARC_MAX_BYTES", WARC_MAX_BYTES)
         self.gzip = settings.getbool("MCE_WARC_GZIP", True)
-        self._file = None
-        self._writer = None
-        self._path = None
+        # Open file, its WARCWriter (warcio is untyped) and path while a WARC file is being written.
+        self._file: Any = None
+        self._writer: Any = None
+        self._path: Any = None
         self._serial = 0
         from scrapy import signals
 

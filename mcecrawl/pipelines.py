@@ -53,7 +53,7 @@ class ExtractionPipeline:
         self.crawler = crawler
         self.stats = crawler.stats
         self.workers = crawler.settings.getint("MCE_EXTRACTION_WORKERS", 0)
-        self.written: set[str] = set()
+        self.written: set[str | None] = set()
         self._bad_config: set[str] = set()
         self._pool = None
 
@@ -73,7 +73,7 @@ class ExtractionPipeline:
             await self._pool.close()
             self._pool = None
 
-    def _done_before(self, canonical_url: str) -> bool:
+    def _done_before(self, canonical_url: str | None) -> bool:
         from mcecrawl.extensions import DoneRecord
 
         record = self.crawler.get_extension(DoneRecord)
@@ -170,7 +170,7 @@ class CorpusQualityPipeline:
         self.unchanged = settings.get("MCE_RECRAWL_UNCHANGED", defaults.MCE_RECRAWL_UNCHANGED)
         if self.unchanged not in ("mark", "skip"):
             raise ValueError(f"MCE_RECRAWL_UNCHANGED must be mark or skip, not {self.unchanged!r}")
-        store = None
+        store: Any = None  # DedupStore or its Redis twin (the same methods)
         if settings.getbool("MCE_DEDUP_ENABLED", True):
             threshold = settings.getfloat("MCE_DEDUP_THRESHOLD", NEAR_DUP_THRESHOLD)
             if settings.get("MCE_REDIS_URL"):  # shared by all workers (mcecrawl/distributed/dedup.py)
@@ -271,8 +271,8 @@ class SearchIndexPipeline:
         self.path = path
         self.batch_size = max(1, batch_size)
         self.buffer: list[dict] = []
-        self.index = None
-        self._pending = succeed(None)
+        self.index: Any = None  # mcecrawl.search.index.SearchIndex once open
+        self._pending: Any = succeed(None)  # Deferred chain of the batches, in order
 
     @classmethod
     def from_crawler(cls, crawler):

@@ -216,7 +216,7 @@ class RetryAfterMiddleware:
                 if slot.delay == max(previous[0], wait):  # unless something else changed it since
                     slot.delay, slot.jitter = previous
 
-            reactor.callLater(wait, restore)
+            reactor.callLater(wait, restore)  # type: ignore[arg-type]  # twisted types the reactor module as the IReactorTime interface, not an instance
         logger.info("HTTP %s from %s with Retry-After %.1f s: pausing that host", response.status, host, wait)
         stats.inc_value("mcecrawl/retry_after/count")
         stats.max_value("mcecrawl/retry_after/max_wait", wait)

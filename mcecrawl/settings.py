@@ -15,7 +15,7 @@ ROBOTSTXT_OBEY = True
 USER_AGENT = "mcecrawl/0.1 (R2L news research crawler; contact: CONTACT-NOT-SET)"
 # Sites whose profile terms forbid crawling are crawled live only when listed here, e.g.
 # -s MCE_PERMISSION_GRANTED=bbc.com (a spider name or a live host's domain).
-MCE_PERMISSION_GRANTED = []
+MCE_PERMISSION_GRANTED: list[str] = []
 # robots.txt rules for these user agents are obeyed as well as those for our own token
 # ("mcecrawl"): mcecrawl is Scrapy-based, so a rule aimed at Scrapy is aimed at us (bbc.com has
 # "User-agent: Scrapy / Disallow: /", sites.md §0.1).  Refusals name the agent whose rule refused.

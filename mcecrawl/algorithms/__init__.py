@@ -10,7 +10,7 @@ import importlib
 import importlib.util
 import logging
 from collections.abc import Mapping
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from mcecrawl.algorithms.common import ParamError
 from mcecrawl.algorithms.result import Extraction, Region
@@ -35,7 +35,7 @@ BINARY_CONTROL_SHARE = 0.10
 _NOT_CONTROL = bytes(b for b in range(256) if b >= 0x20 or b in b"\t\n\r\f\x1b")
 
 
-class _Registry(Mapping):
+class _Registry(Mapping[str, Callable[..., Extraction]]):
     """Name -> algorithm function, imported on first use."""
 
     def __init__(self, names: tuple[str, ...]):
@@ -87,7 +87,7 @@ def sniff_binary(body: bytes) -> str | None:
 
 
 def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str | None = None,
-            content_type: str | None = None, **params) -> Extraction:
+            content_type: str | None = None, **params: Any) -> Extraction:
     """Extract the main content of one page.
 
     Parameters

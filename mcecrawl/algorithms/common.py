@@ -40,7 +40,7 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     return str(value)
 
 
-def resolve_params(algorithm: str, defaults: Mapping[str, Any], choices: Mapping[str, tuple],
+def resolve_params(algorithm: str, defaults: Mapping[str, Any], choices: Mapping[str, tuple[Any, ...]],
                    given: Mapping[str, Any]) -> dict[str, Any]:
     """Defaults overridden by ``given``; unknown names, bad types and bad choices raise ParamError."""
     unknown = sorted(set(given) - set(defaults))

@@ -229,11 +229,13 @@ def page_titles(page: str) -> list[str]:
     m = _META_TITLE.search(head)
     if m:
         c = _CONTENT_ATTR.search(m.group())
-        if c and _clean(c.group(1) or c.group(2) or ""):
-            out.append(_clean(c.group(1) or c.group(2)))
+        content = _clean(c.group(1) or c.group(2) or "") if c else None
+        if content:
+            out.append(content)
     m = _TITLE.search(head)
-    if m and _clean(m.group(1)):
-        out.append(_clean(m.group(1)))
+    title = _clean(m.group(1)) if m else None
+    if title:
+        out.append(title)
     return out
 
 

@@ -39,7 +39,7 @@ class Extraction:
     encoding: str | None = None  # codec the bytes were decoded with (None when given str)
     encoding_source: str | None = None  # deciding step of mcecrawl.encoding.decode
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.status not in STATUSES:
             raise ValueError(f"status must be one of {STATUSES}, not {self.status!r}")
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))

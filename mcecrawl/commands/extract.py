@@ -53,7 +53,7 @@ def expand_paths(patterns: list[str]) -> list[str]:
     out: list[str] = []
     for pattern in patterns:
         if os.path.isdir(pattern):
-            found = []
+            found: list[str] = []
             for root, dirs, files in os.walk(pattern):
                 dirs.sort()
                 found.extend(os.path.join(root, f) for f in sorted(files) if f.lower().endswith(PAGE_SUFFIXES))

@@ -12,6 +12,7 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 HELP = "merge the per-worker feeds of a distributed crawl into one JSON-lines file, with counts"
 
@@ -33,8 +34,8 @@ def feed_files(paths: list[str]) -> list[Path]:
 def merge(files: list[Path], output: Path) -> dict:
     from mcecrawl.exporters import dumps_line
 
-    counts = {"files": len(files), "lines": 0, "written": 0, "duplicates_dropped": 0, "invalid_lines": 0,
-              "status": Counter(), "per_file": {}}
+    counts: dict[str, Any] = {"files": len(files), "lines": 0, "written": 0, "duplicates_dropped": 0,
+                              "invalid_lines": 0, "status": Counter(), "per_file": {}}
     seen: set[str] = set()
     output.parent.mkdir(parents=True, exist_ok=True)
     with open(output, "w", encoding="utf-8", newline="") as out:

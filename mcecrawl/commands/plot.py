@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mcecrawl plot: {exc}", file=sys.stderr)
         return 1
     region = result.region
+    assert region is not None  # plot_region raised NoProfile otherwise
     print(f"{out}: {result.algorithm} {result.status}, region lines {region.first_line}-{region.last_line} "
           f"of {max(len(region.content), len(region.smoothed))}, {len(result.text)} chars")
     return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 HELP = "summarise corpus JSON lines: sites, languages, statuses, duplicates, sizes, dates (+ an HTML picture)"
 
@@ -33,10 +34,11 @@ def summarise(records) -> dict:
     """The summary dict of an iterable of corpus records."""
     from collections import Counter
 
-    s = {"records": 0, "sites": Counter(), "lang": Counter(), "lang_detected": Counter(), "status": Counter(),
-         "lang_mismatch": 0, "mismatch_pairs": Counter(), "duplicates": Counter(), "duplicates_cross_site": 0,
-         "calendar": Counter(), "months": Counter(), "chars": 0, "tokens": 0, "chars_ok": [],
-         "date_min": None, "date_max": None, "with_date": 0, "warc_record_ids": 0, "unchanged": 0, "updated": 0}
+    s: dict[str, Any] = {
+        "records": 0, "sites": Counter(), "lang": Counter(), "lang_detected": Counter(), "status": Counter(),
+        "lang_mismatch": 0, "mismatch_pairs": Counter(), "duplicates": Counter(), "duplicates_cross_site": 0,
+        "calendar": Counter(), "months": Counter(), "chars": 0, "tokens": 0, "chars_ok": [], "date_min": None,
+        "date_max": None, "with_date": 0, "warc_record_ids": 0, "unchanged": 0, "updated": 0}
     firsts: dict[str, str] = {}
     for rec in records:
         s["records"] += 1

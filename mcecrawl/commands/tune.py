@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import cast
 
 HELP = "pick a parameter per site by mean F1 over a range (the HFF, e.g. P=1..20) and write it into the site profile"
 
@@ -89,7 +90,7 @@ def hff_curve(pages, algorithm: str, runner, name: str, values: list, fixed: dic
             raise TuneError(str(exc)) from None
         if all(r["status"] == "error" for r in recs):
             raise TuneError(f"{algorithm} failed on every page with {name}={value!r}: {recs[0]['reason']}")
-        curve.append(sum(primary_f1(r) for r in recs) / len(recs))
+        curve.append(sum(cast(float, primary_f1(r)) for r in recs) / len(recs))  # scored pages: never None
     return curve
 
 

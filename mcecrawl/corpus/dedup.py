@@ -269,11 +269,12 @@ class DedupStore:
                 "INSERT INTO docs (sha1, url, site, sig, chars, first_seen) VALUES (?, ?, ?, ?, ?, ?)",
                 (sha1, url, site, sig.tobytes() if sig is not None else None, len(text_norm),
                  datetime.now(timezone.utc).isoformat(timespec="seconds")))
-            if sig is not None:
-                self._index(cur.lastrowid, sig)
+            rowid = cur.lastrowid
+            if sig is not None and rowid is not None:  # rowid: always set after an INSERT
+                self._index(rowid, sig)
                 # our own row: skip it on the next refresh unless others wrote rows before it
-                if self._last_id == cur.lastrowid - 1:
-                    self._last_id = cur.lastrowid
+                if self._last_id == rowid - 1:
+                    self._last_id = rowid
         return DedupResult()
 
     def _remember_url(self, url: str, sha1: str, content_sha1: str | None, first_seen: str, last_seen: str) -> None:

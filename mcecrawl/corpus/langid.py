@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["LANGUAGES", "LangGuess", "detect", "is_mismatch", "warm_up"]
 
@@ -37,7 +38,7 @@ class LangGuess:
     confidence: float
 
 
-def _identifier(languages: tuple[str, ...]):
+def _identifier(languages: tuple[str, ...]) -> Any:  # py3langid.langid.LanguageIdentifier (untyped)
     """One constrained py3langid identifier per language set (the model loads in ~0.3 s)."""
     with _lock:
         ident = _identifiers.get(languages)

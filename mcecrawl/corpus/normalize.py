@@ -174,7 +174,7 @@ def _is_letter(ch: str) -> bool:
     return ch.isalpha() or ch in _ARABIC_MARKS
 
 
-def _zwnj_kept(m: re.Match, text: str) -> str:
+def _zwnj_kept(m: re.Match[str], text: str) -> str:
     """A run of ZWNJ becomes one ZWNJ between two letters (or marks), nothing elsewhere."""
     start, end = m.start(), m.end()
     if start > 0 and end < len(text) and _is_letter(text[start - 1]) and _is_letter(text[end]):
@@ -183,7 +183,7 @@ def _zwnj_kept(m: re.Match, text: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _compiled(lang: str | None, digits: str, harakat: bool, zwnj: str) -> tuple[dict, re.Pattern]:
+def _compiled(lang: str | None, digits: str, harakat: bool, zwnj: str) -> tuple[dict[int, str | None], re.Pattern[str]]:
     """The translate table and a regex matching runs of the characters it changes."""
     table = _table(lang, digits, harakat, zwnj)
     return table, re.compile("[" + "".join(re.escape(chr(cp)) for cp in sorted(table)) + "]+")

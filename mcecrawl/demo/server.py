@@ -80,7 +80,7 @@ class FixtureServer:
     @property
     def url(self) -> str:
         host, port = self.httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{str(host)}:{port}"
 
     def start(self) -> "FixtureServer":
         self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)

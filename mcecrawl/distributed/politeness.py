@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import Any
 
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
@@ -53,7 +54,7 @@ class SharedPolitenessMiddleware:
         self.server = connect(settings.get("MCE_REDIS_URL"))
         self.keys = Keys(settings.get("MCE_CRAWL_ID"))
         self._reserve = self.server.register_script(RESERVE)
-        self._robots = None
+        self._robots: Any = None  # RobotsTxtReportMiddleware once looked up, False when it is not enabled
 
     @classmethod
     def from_crawler(cls, crawler):

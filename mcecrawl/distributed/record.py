@@ -78,7 +78,7 @@ def claims_in_feeds(paths: list[str], claims: set[str]) -> set[str]:
     for name in paths:
         p = Path(name)
         if p.is_file():
-            found.update(r.get("canonical_url") for r in repair_jsonl(p) if r.get("canonical_url") in claims)
+            found.update(r["canonical_url"] for r in repair_jsonl(p) if r.get("canonical_url") in claims)
     return found
 
 

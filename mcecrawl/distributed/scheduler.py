@@ -224,7 +224,7 @@ class LeasedScheduler(Scheduler):
             self._redis_gone(exc)
             return
         if busy:
-            reactor.callLater(IDLE_POLL_SECONDS, self._wake)
+            reactor.callLater(IDLE_POLL_SECONDS, self._wake)  # type: ignore[arg-type]  # twisted types the reactor module as the IReactorTime interface, not an instance
             raise DontCloseSpider
 
     def _wake(self) -> None:
@@ -281,4 +281,7 @@ class LeasedScheduler(Scheduler):
         self._stop_threads()
         from scrapy.utils.defer import deferred_from_coro
 
-        reactor.callLater(0, lambda: deferred_from_coro(self.crawler.engine.close_spider_async(reason=reason)))
+        def close():
+            return deferred_from_coro(self.crawler.engine.close_spider_async(reason=reason))
+
+        reactor.callLater(0, close)  # type: ignore[arg-type]  # twisted types the reactor module as the IReactorTime interface, not an instance

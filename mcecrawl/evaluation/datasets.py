@@ -98,7 +98,7 @@ class Dataset:
         return Dataset(self.name, self.root, pages)
 
 
-def site_of(record: dict) -> str:
+def site_of(record: dict[str, Any]) -> str:
     """The manifest's ``site``, else the host of ``url`` without ``www.``, else ``"unknown"``."""
     if record.get("site"):
         return str(record["site"])

@@ -18,7 +18,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Hashable, Iterable, Sequence
 
 # --- Folding ---------------------------------------------------------------------------------
 
@@ -84,7 +84,7 @@ def characters(text: str | None) -> list[str]:
 
 # --- LCS -------------------------------------------------------------------------------------
 
-def lcs_length(a: Sequence, b: Sequence) -> int:
+def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     """Exact length of the longest common subsequence of two sequences of hashables.
 
     Bit-parallel algorithm (Allison & Dix 1986; Hyyrö 2004, "Bit-parallel LCS-length
@@ -99,7 +99,7 @@ def lcs_length(a: Sequence, b: Sequence) -> int:
         a, b = b, a  # bits over the longer sequence, Python-level loop over the shorter
     if not b:
         return 0
-    masks: dict = {}
+    masks: dict[Hashable, int] = {}
     for i, symbol in enumerate(a):
         masks[symbol] = masks.get(symbol, 0) | (1 << i)
     full = (1 << len(a)) - 1
@@ -123,7 +123,7 @@ class Score:
     recall: float
     f1: float
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, float]:
         return {"precision": self.precision, "recall": self.recall, "f1": self.f1}
 
 
@@ -142,7 +142,7 @@ def prf(common: float, output_len: float, gold_len: float) -> Score:
     return Score(p, r, 2 * p * r / (p + r) if p + r else 0.0)
 
 
-def lcs_score(output: Sequence, gold: Sequence) -> Score:
+def lcs_score(output: Sequence[Hashable], gold: Sequence[Hashable]) -> Score:
     """LCS precision/recall/F1 over two already tokenised sequences."""
     return prf(lcs_length(output, gold), len(output), len(gold))
 
@@ -185,7 +185,7 @@ def length_pr(output: str | None, gold: str | None) -> Score:
 SHINGLE_N = 4
 
 
-def _shingles(tokens: list[str], n: int = SHINGLE_N) -> Counter:
+def _shingles(tokens: list[str], n: int = SHINGLE_N) -> Counter[tuple[str, ...]]:
     if not tokens:
         return Counter()
     if len(tokens) < n:  # a text shorter than one shingle is one shingle of itself

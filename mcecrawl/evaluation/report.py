@@ -13,9 +13,9 @@ def _num(value, width: int = 5, digits: int = 3) -> str:
 
 
 def _ci(s: dict, key: str) -> str:
-    ci = s.get(f"{key}_ci")
     if s.get(key) is None:
         return "-".rjust(19)
+    ci = s[f"{key}_ci"]
     return f"{s[key]:.3f} [{ci[0]:.3f},{ci[1]:.3f}]"
 
 

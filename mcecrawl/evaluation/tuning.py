@@ -10,6 +10,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 PROFILES_DIR = Path(__file__).resolve().parent.parent / "profiles"
 
@@ -37,7 +38,8 @@ def find_profiles(site: str, profiles_dir: Path = PROFILES_DIR) -> list[Path]:
     return found
 
 
-def merge_extraction(path: str | Path, algorithm: str, params: dict, tuning: dict, measured: str | None = None) -> dict:
+def merge_extraction(path: str | Path, algorithm: str, params: dict[str, Any], tuning: dict[str, Any],
+                     measured: str | None = None) -> dict[str, Any]:
     """Set ``extraction = {"algorithm", "params", "tuning"}`` in the profile at ``path``.
 
     When the profile already uses the same algorithm its other parameters are kept; a new file

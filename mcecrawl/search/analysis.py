@@ -116,12 +116,14 @@ def _affix_join(text: str, stems: list | None = None) -> str:
             if not (string[start - 1] == "ن" and (start < 2 or not _is_word_char(string[start - 2]))):
                 return m.group()
         if stems is not None:
-            stems.append(_WORD_AFTER.match(string, m.end()).group())
+            after = _WORD_AFTER.match(string, m.end())
+            stems.append(after.group() if after else "")
         return "می"
 
     def suffix(m: re.Match) -> str:
         if stems is not None:
-            stems.append(_WORD_BEFORE.search(m.string, max(0, m.start() - 64), m.start()).group())
+            before = _WORD_BEFORE.search(m.string, max(0, m.start() - 64), m.start())
+            stems.append(before.group() if before else "")
         return ""
 
     text = _PREFIX.sub(prefix, text)

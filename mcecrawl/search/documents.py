@@ -63,7 +63,7 @@ def read_jsonl(paths: Iterable[str | Path], *, errors: list[str] | None = None) 
                     continue
                 try:
                     obj = json.loads(line)
-                except ValueError as e:
+                except json.JSONDecodeError as e:
                     msg = f"{path}:{lineno}: not JSON ({e.msg}), line skipped"
                     logger.warning(msg)
                     if errors is not None:

@@ -339,20 +339,20 @@ class SearchIndex:
             exact = [r[0] for r in db.execute(f"SELECT d.rowid FROM docs d WHERE d.title_key = ?{where} LIMIT ?",
                                               (qkey, *params, limit))]
             if filters:
-                ranked = db.execute(f"SELECT fts.rowid, fts.rank FROM fts JOIN docs d ON d.rowid = fts.rowid "
+                cursor = db.execute(f"SELECT fts.rowid, fts.rank FROM fts JOIN docs d ON d.rowid = fts.rowid "
                                     f"WHERE fts MATCH ?{where} ORDER BY {order_by} LIMIT ?", (match, *params, limit))
             else:
-                ranked = db.execute(
+                cursor = db.execute(
                     f"SELECT fts.rowid, fts.rank FROM fts WHERE fts MATCH ? ORDER BY {order_by} LIMIT ?",
                     (match, limit))
-            ranked = ranked.fetchall()
+            ranked = cursor.fetchall()
             scores = dict(ranked)
             for rowid in exact:
                 if rowid not in scores:
                     row = db.execute("SELECT rank FROM fts WHERE fts MATCH ? AND rowid = ?", (match, rowid)).fetchone()
                     if row:
                         scores[rowid] = row[0]
-            exact = sorted((r for r in exact if r in scores), key=scores.get)
+            exact = sorted((r for r in exact if r in scores), key=lambda r: scores[r])
             rest = [r for r, _ in ranked if r not in exact]  # already in rank (or newest-first) order
             order = (exact + rest)[:limit]
             if not order:

@@ -27,13 +27,13 @@ import json
 import logging
 import re
 from datetime import date, datetime, timezone
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, AsyncIterator, Iterable, cast
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import scrapy
 from lxml import etree
 from scrapy.exceptions import CloseSpider
-from scrapy.http import Request, Response
+from scrapy.http import Request, Response, TextResponse
 from scrapy.utils.response import get_base_url
 
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
@@ -311,7 +311,7 @@ class ProfileSpider(scrapy.Spider):
         self._seen: set[str] = set()  # canonical URLs already requested (articles and listings)
         self._listing_pages = 0
         self._items = 0
-        self._done = None  # mcecrawl.extensions.DoneRecord when resuming with JOBDIR
+        self._done: Any = None  # mcecrawl.extensions.DoneRecord when resuming with JOBDIR
 
     # -- live <-> fetch URL mapping ------------------------------------------------------------
     def to_fetch(self, live_url: str) -> str:
@@ -495,7 +495,8 @@ class ProfileSpider(scrapy.Spider):
         """Links of a listing page: article candidates and pagination pages."""
         if self._report_blocked(response):
             return
-        base = get_base_url(response)  # honours <base href> (ASP.NET pages such as Ahram's use it)
+        # Listings are HTML (a TextResponse); get_base_url honours <base href> (ASP.NET pages such as Ahram's use it)
+        base = get_base_url(cast(TextResponse, response))
         for href in response.css("a::attr(href)").getall():
             yield from self.consider(href, base, from_listing=True)
 
@@ -598,7 +599,7 @@ class ProfileSpider(scrapy.Spider):
         else:
             verdict, why = page_evidence(head or whole_page(), self.profile.evidence, text=text)
             meta = self.page_metadata(head) if head is not None else None
-            if head is not None and (verdict == NO_SIGNAL or not meta["title"]):
+            if head is not None and (verdict == NO_SIGNAL or meta is None or not meta["title"]):
                 verdict, why = page_evidence(whole_page(), self.profile.evidence, text=text)
                 meta = None
             if verdict != NOT_ARTICLE and type(self).not_article_reason is not ProfileSpider.not_article_reason:
