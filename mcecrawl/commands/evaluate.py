@@ -25,7 +25,7 @@ def parse_params(items: list[str] | None) -> dict:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("datasets", nargs="*", metavar="DATASET",
-                        help="dataset folders in the ../shared/data format (manifest.jsonl, pages/, gold/)")
+                        help="dataset folders in the format of docs/evaluation.md (manifest.jsonl, pages/, gold/)")
     parser.add_argument("--algorithm", "-a", default=None,
                         help="comma-separated algorithms (default: every registered one); peers as peer:NAME")
     parser.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm parameter (repeatable)")
@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--baseline", default=None, help="baseline file (default: benchmarks/baseline.json)")
     parser.add_argument("--data-root", default=None,
                         help="with --gate/--update-baseline: folder holding the pinned datasets "
-                             "(default: ../shared/data)")
+                             "(default: $MCE_DATA_ROOT; docs/evaluation.md)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,11 +13,15 @@ mean anything) or when any measured figure is below ``floor - epsilon``; a pinne
 is no longer registered is a failure too.  :func:`repin` re-measures and pins, and refuses to
 lower any floor unless ``allow_lower`` is given.  Used by ``mcecrawl evaluate --gate`` /
 ``--update-baseline`` and by ``tests/test_quality_gate.py``.
+
+The datasets' folder is always given: ``--data-root`` or the ``MCE_DATA_ROOT`` environment variable
+(docs/evaluation.md, "Data").
 """
 from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -29,7 +33,8 @@ from mcecrawl.evaluation.runner import UnknownAlgorithm, run_pages, summarize
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_BASELINE = REPO_ROOT / "benchmarks" / "baseline.json"
-DEFAULT_DATA_ROOT = REPO_ROOT.parent / "shared" / "data"
+# Environment variable naming the folder that holds the pinned datasets (when --data-root is not given).
+DATA_ROOT_ENV = "MCE_DATA_ROOT"
 # Run-to-run accuracy is deterministic, so epsilon only absorbs float noise across platforms
 # and library versions (lxml parsing differences); a real regression on 13-181 pages moves the
 # mean by more than half a point.
@@ -92,7 +97,7 @@ def _holds(figure: str, value: float | None, pinned: float, eps: float) -> bool:
     return value <= pinned if figure in CEILINGS else value >= pinned - eps
 
 
-def check(baseline: dict, data_root: str | Path = DEFAULT_DATA_ROOT, *, datasets: Sequence[str] | None = None,
+def check(baseline: dict, data_root: str | Path, *, datasets: Sequence[str] | None = None,
           algorithms: Sequence[str] | None = None) -> list[Finding]:
     """Compare current figures with the floors; one :class:`Finding` per pinned figure."""
     data_root = Path(data_root)
@@ -179,7 +184,12 @@ def main(*, baseline: str | None = None, data_root: str | None = None, update: b
          algorithms: Sequence[str] | None = None) -> int:
     """CLI entry (``mcecrawl evaluate --gate`` / ``--update-baseline``); exit 0, 1 (drop/refusal), 2 (usage)."""
     path = Path(baseline) if baseline else DEFAULT_BASELINE
-    root = Path(data_root) if data_root else DEFAULT_DATA_ROOT
+    data_root = data_root or os.environ.get(DATA_ROOT_ENV)
+    if not data_root:
+        print(f"mcecrawl evaluate --gate/--update-baseline: give the datasets' folder with --data-root or "
+              f"{DATA_ROOT_ENV} (docs/evaluation.md)", file=sys.stderr)
+        return 2
+    root = Path(data_root)
     current = load_baseline(path) if path.is_file() else None
     if update:
         ds = list(datasets or (current or {}).get("datasets", {}) or ())
@@ -217,6 +227,6 @@ def main(*, baseline: str | None = None, data_root: str | None = None, update: b
     return 1 if failed else 0
 
 
-__all__ = ["CEILINGS", "DEFAULT_BASELINE", "DEFAULT_DATA_ROOT", "DEFAULT_EPSILON", "Finding", "GATED", "check",
+__all__ = ["CEILINGS", "DATA_ROOT_ENV", "DEFAULT_BASELINE", "DEFAULT_EPSILON", "Finding", "GATED", "check",
            "load_baseline",
            "main", "measure", "repin", "repin_hint"]
