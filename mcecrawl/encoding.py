@@ -2,7 +2,7 @@
 
 Used by the downloader middleware, the CLI and the evaluation loader alike, so that
 offline results equal crawled results.  :func:`decode` never trusts a label on its own
-(``../shared/notes/lessons.md`` c.1: Scrapy garbles 3 of 5 lying-label cases and general
+(docs/decisions.md c.1: Scrapy garbles 3 of 5 lying-label cases and general
 detectors answer Latin code pages for mostly-markup windows-1256 pages).  It decides in
 this order and records the deciding step in :attr:`Decoded.source`:
 
@@ -40,9 +40,9 @@ from w3lib.encoding import html_body_declared_encoding, http_content_type_encodi
 
 __all__ = ["Decoded", "decode", "resolve_label", "R2L_CANDIDATES"]
 
-# Bytes fed to chardet at most: it runs at about 1 MB/s on markup-heavy pages (issue 4).
+# Bytes fed to chardet at most: it runs at about 1 MB/s on markup-heavy pages.
 CHARDET_SAMPLE_BYTES = 64 * 1024
-# Step 4 candidates (issue 4; lessons.md c.1): the legacy code pages of Arabic-script and
+# Step 4 candidates (docs/decisions.md c.1): the legacy code pages of Arabic-script and
 # Hebrew pages.  Order only matters for exact score ties between codecs of equal width.
 R2L_CANDIDATES = ("cp1256", "iso8859-6", "cp1255", "iso8859-8")
 # Minimum script score (see _script_score).  Measured on the round-trip corpus of
@@ -64,7 +64,7 @@ MAX_BAD_CHAR_SHARE = 0.01
 WIDE_MIN_ASCII_SHARE = 0.01
 # Bytes searched for a <meta> charset when w3lib's 4 KB window has none: browsers honour a
 # later declaration by re-parsing (HTML Standard, "change the encoding"), and 4 of the 18
-# real pages of ../shared/data/r2l declare their charset after the first 4 KB.
+# real pages of the r2l dev set (docs/evaluation.md) declare their charset after the first 4 KB.
 META_SCAN_BYTES = 64 * 1024
 # Share of non-ASCII characters that must decode as valid UTF-8 for a body with broken
 # sequences to still count as UTF-8 (with replacements).  Legacy bodies of the round-trip
@@ -73,7 +73,7 @@ META_SCAN_BYTES = 64 * 1024
 UTF8_MIN_VALID_SHARE = 0.9
 # Share of the non-ASCII characters of a *multi-byte* decoding (gb18030, big5, shift_jis,
 # euc-kr, ...) that may be replacements for a declared label or a chardet answer to win over
-# the windows-1252 fallback anyway.  GB2312 pages of ../shared/data/chinese_wce with a few
+# the windows-1252 fallback anyway.  GB2312 pages of the chinese_wce dev set (docs/evaluation.md) with a few
 # truncated characters need 0.07-0.09 %; wrong multi-byte readings of the round-trip corpus
 # (tests/encoding_cases.py: R2L, Cyrillic, Greek, Latin pages read as gb18030, big5, cp932,
 # euc-jp, cp949) need at least 4.2 % (cp932 of ISO-8859-2 Polish; 5.4 % for windows-1256
@@ -321,7 +321,7 @@ class _Profile(NamedTuple):
 def _profile(na: _NonAscii, table: _Table) -> _Profile:
     """How a body reads in ``table.codec``; score and mix only for valid readings.
 
-    Only the non-ASCII bytes are scored (lessons.md c.1: the naive per-character scorer
+    Only the non-ASCII bytes are scored (docs/decisions.md c.1: the naive per-character scorer
     took 20-50 ms on a 340 KB page).
     """
     cls = na.bytes.translate(table.classes)

@@ -3,7 +3,7 @@
 Registered for the ``jsonlines`` and ``jsonl`` formats (``FEED_EXPORTERS``), so the default
 per-run feed and ``-O file.jsonl`` both use it.  Scrapy's stock exporter raises on a lone surrogate
 (the item is lost) and writes raw U+2028/U+0085, which ``str.splitlines()`` readers split into
-several records (lessons.md c.3).  Read the files line by ``\\n``.
+several records (docs/decisions.md c.3).  Read the files line by ``\\n``.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from scrapy.exporters import BaseItemExporter
 # Lone surrogates (undecodable bytes smuggled through surrogateescape) and C0 controls except
 # \t \n \r; DEL and C1 are kept except U+0085 (a line break for splitlines()).
 _DROP = re.compile(r"[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f]")
-# Characters that str.splitlines() treats as line breaks but JSON leaves raw (lessons.md c.3).
+# Characters that str.splitlines() treats as line breaks but JSON leaves raw (docs/decisions.md c.3).
 _ESCAPE = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
 _ESCAPE_RE = re.compile("[\u2028\u2029\u0085]")
 

@@ -3,7 +3,7 @@ end-of-crawl summary (:class:`CrawlSummary`).
 
 Stock ``JOBDIR`` saves the scheduler queue only on a clean close while the dupefilter's seen-set
 is written as it goes, so after ``kill -9`` the queued-but-unfetched requests are lost for good
-(issue 5 measured 395 of 600 articles lost).  mcecrawl instead:
+(measured: 395 of 600 articles lost).  mcecrawl instead:
 
 1. keeps an append-only record, ``<JOBDIR>/mcecrawl_done.txt``, of every canonical URL written
    to a feed (one line, flushed right after the feed line is flushed);

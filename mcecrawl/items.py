@@ -45,7 +45,7 @@ class ArticleItem(scrapy.Item):
     fetched_at = scrapy.Field()  # ISO-8601 UTC
     extraction_ms = scrapy.Field()
     schema_version = scrapy.Field()
-    # corpus quality (issue 6: mcecrawl.corpus, CorpusQualityPipeline)
+    # corpus quality (mcecrawl.corpus, CorpusQualityPipeline)
     text_norm = scrapy.Field()  # normalised copy of text for dedup/search (mcecrawl.corpus.normalize)
     lang_detected = scrapy.Field()  # py3langid among fa/ar/ur/ps/en/he, "und" when unsure
     lang_confidence = scrapy.Field()

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-# --- Encoding normalisation (issue 4) ------------------------------------------------------
+# --- Encoding normalisation ----------------------------------------------------------------
 
 # Characters of the decoded text searched for stale charset declarations (up to </head>):
 # as far as decode() itself looks for them (w3lib reads 4 KB, browsers honour later ones).
@@ -155,9 +155,9 @@ class EncodingNormalizationMiddleware:
                                decoded.declared_header, decoded.declared_meta)
 
 
-# --- Corpus quality: WARC archive of original responses (issue 6) --------------------------
+# --- Corpus quality: WARC archive of original responses ------------------------------------
 
-# Rotate WARC files at this size (lessons.md c.7: ~1 GB, the common crawler convention).
+# Rotate WARC files at this size (docs/decisions.md c.7: ~1 GB, the common crawler convention).
 WARC_MAX_BYTES = 1024**3
 # Request meta key carrying the WARC-Record-ID of the response record (copied into the item).
 WARC_META_KEY = "warc_record_id"

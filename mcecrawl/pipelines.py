@@ -1,4 +1,4 @@
-"""Item pipelines.  ``ExtractionPipeline`` (issue 5) comes first; other issues append theirs below.
+"""Item pipelines.  ``ExtractionPipeline`` comes first, then corpus quality and the search index (docs/architecture.md).
 
 ExtractionPipeline: the spider yields an :class:`~mcecrawl.items.ArticleItem` with the decoded
 page in ``html`` and the site profile's ``algorithm``/``params``; this runs
@@ -139,7 +139,7 @@ class ExtractionPipeline:
 
 
 class CorpusQualityPipeline:
-    """Normalised text, detected language, cross-run duplicates and calendar-aware dates (issue 6).
+    """Normalised text, detected language, cross-run duplicates and calendar-aware dates.
 
     Runs after :class:`ExtractionPipeline` (``ITEM_PIPELINES`` 400 > 300) on the extracted
     ``text``; fills the fields of :data:`mcecrawl.corpus.quality.QUALITY_FIELDS` via
@@ -249,7 +249,7 @@ class CorpusQualityPipeline:
 
 
 class SearchIndexPipeline:
-    """Index items into the embedded SQLite search index while crawling (issue 7).
+    """Index items into the embedded SQLite search index while crawling.
 
     Off the reactor's hot path: items are buffered and every ``MCE_SEARCH_INDEX_BATCH_SIZE``
     items one batch is written in a thread (``deferToThread``); batches are chained, so only one

@@ -56,11 +56,11 @@ from mcecrawl.algorithms import DEFAULT_ALGORITHM
 PROFILES_DIR = Path(__file__).resolve().parent / "profiles"
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "profile.schema.json"
 
-# Query parameters that only track campaigns (lessons.md feature 16; BBC's RSS adds at_medium /
-# at_campaign, sites.md §1.1).  Applied on every site on top of the profile's own list.
+# Query parameters that only track campaigns (docs/decisions.md feature 16; BBC's RSS adds at_medium /
+# at_campaign, docs/site_notes.md §1.1).  Applied on every site on top of the profile's own list.
 TRACKING_PARAMS = ("utm_*", "at_*", "fbclid", "gclid", "ocid", "mc_cid", "mc_eid", "ref", "xtor", "cmpid")
 
-# Challenge pages are small (Targoman's Arvan detector looks at short responses, sites.md §0.4);
+# Challenge pages are small (Targoman's Arvan detector looks at short responses, docs/site_notes.md §0.4);
 # their marker text sits well within the first 64 KB.
 BLOCKED_SCAN_CHARS = 65_536
 

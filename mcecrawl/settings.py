@@ -7,7 +7,7 @@ BOT_NAME = "mcecrawl"
 SPIDER_MODULES = ["mcecrawl.spiders"]
 NEWSPIDER_MODULE = "mcecrawl.spiders"
 
-# --- Crawling: politeness and robustness (issue 5) ---
+# --- Crawling: politeness and robustness ---
 # Other groups add their components with DOWNLOADER_MIDDLEWARES[...] = n / EXTENSIONS[...] = n.
 ROBOTSTXT_OBEY = True
 # Honest user agent; replace the placeholder with a real contact (-s USER_AGENT=...) before
@@ -18,7 +18,7 @@ USER_AGENT = "mcecrawl/0.1 (R2L news research crawler; contact: CONTACT-NOT-SET)
 MCE_PERMISSION_GRANTED: list[str] = []
 # robots.txt rules for these user agents are obeyed as well as those for our own token
 # ("mcecrawl"): mcecrawl is Scrapy-based, so a rule aimed at Scrapy is aimed at us (bbc.com has
-# "User-agent: Scrapy / Disallow: /", sites.md §0.1).  Refusals name the agent whose rule refused.
+# "User-agent: Scrapy / Disallow: /", docs/site_notes.md §0.1).  Refusals name the agent whose rule refused.
 # Only a site's written permission to crawl despite that rule justifies -s MCE_ROBOTSTXT_ALSO_OBEY= (empty).
 MCE_ROBOTSTXT_ALSO_OBEY = ["Scrapy"]
 # Scrapy's 2.18 project template defaults: one request at a time per site, one second apart;
@@ -31,7 +31,7 @@ AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_MAX_DELAY = 60.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
 DOWNLOAD_TIMEOUT = 30
-# Real article pages are 100-500 KB (../shared/data/r2l); 10 MB leaves room for huge inline JSON
+# Real article pages are 100-500 KB (the r2l dev set, docs/evaluation.md); 10 MB leaves room for huge inline JSON
 # and stops runaway downloads.
 DOWNLOAD_MAXSIZE = 10 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 2 * 1024 * 1024
@@ -65,7 +65,7 @@ EXTENSIONS = {
     "mcecrawl.extensions.CrawlSummary": 510,
 }
 
-# --- Encoding normalisation (issue 4) ---
+# --- Encoding normalisation ---
 # Every text response is re-encoded as UTF-8 by mcecrawl.encoding.decode (BOM, strict UTF-8,
 # plausible declared label, R2L candidates, chardet, windows-1252); provenance in response.meta.
 MCE_ENCODING_ENABLED = True
@@ -78,7 +78,7 @@ MCE_ENCODING_WARN_REPLACEMENTS = True  # one warning per response that needed U+
 # (580) parses it; HttpCacheMiddleware (900) still stores the original bytes.
 DOWNLOADER_MIDDLEWARES["mcecrawl.middlewares.EncodingNormalizationMiddleware"] = 585
 
-# --- Extraction pipeline and feeds (issue 5) ---
+# --- Extraction pipeline and feeds ---
 # Other groups add pipelines with ITEM_PIPELINES[...] = n (ExtractionPipeline runs first, at 300).
 ITEM_PIPELINES = {
     "mcecrawl.pipelines.ExtractionPipeline": 300,
@@ -98,7 +98,7 @@ FEED_EXPORTERS = {
 # "output/%(name)s/%(time)s.rejects.jsonl") to write them to a separate rejects feed instead.
 MCE_REJECTS_FEED = None
 
-# --- Corpus quality: normalisation, language ID, dedup, dates, WARC (issue 6) ---
+# --- Corpus quality: normalisation, language ID, dedup, dates, WARC ---
 # CorpusQualityPipeline adds text_norm, lang_detected/lang_confidence, duplicate_of, published/calendar.
 MCE_CORPUS_ENABLED = True
 MCE_DATES_ENABLED = True  # JSON-LD/meta/raw then text; Jalali and Umm al-Qura Hijri -> ISO-8601
@@ -119,7 +119,7 @@ MCE_NORMALIZE_ZWNJ = "keep"  # keep | space | remove
 MCE_WARC_ENABLED = False
 MCE_WARC_DIR = "output/%(name)s/warc"
 MCE_WARC_GZIP = True
-MCE_WARC_MAX_BYTES = 1024**3  # rotate at 1 GB (lessons.md c.7)
+MCE_WARC_MAX_BYTES = 1024**3  # rotate at 1 GB (docs/decisions.md c.7)
 # 400: after ExtractionPipeline (300) produced text.
 ITEM_PIPELINES["mcecrawl.pipelines.CorpusQualityPipeline"] = 400
 # 595: nearer the downloader than HttpCompressionMiddleware (590) and EncodingNormalizationMiddleware
@@ -130,7 +130,7 @@ SPIDER_MIDDLEWARES = {
     "mcecrawl.middlewares.WarcRecordIdSpiderMiddleware": 800,
 }
 
-# --- Search index (issue 7) ---
+# --- Search index ---
 # Optional: index items into an SQLite FTS5 file while crawling (`mcecrawl search` reads it).
 # `mcecrawl index CORPUS.jsonl --db F` does the same after the crawl.
 MCE_SEARCH_INDEX_ENABLED = False

@@ -13,7 +13,7 @@ Phases (DANA slides [1]_, "Algorithm, named DANA"), each one function:
 The slides name the arrays T1 = ASCII and T2 = non-ASCII but draw "T1_i - T2_i" above the axis;
 what matters (and what is implemented) is that non-ASCII content counts positive.
 
-Decisions the slides leave open, taken by measurement on ``../shared/data/r2l`` (8 full-gold
+Decisions the slides leave open, taken by measurement on the r2l dev set of docs/evaluation.md (8 full-gold
 Arabic-script pages, mean word-LCS F1; ``python benchmarks/bench_extract.py sweep``, figures
 in BENCHMARKS.md):
 

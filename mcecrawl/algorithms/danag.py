@@ -11,7 +11,7 @@ One preprocessing step and four phases of the paper [1]_ (§3), each one functio
 3. :func:`recognize_boundary` — §3.3: paragraphs around it at most ``gap`` lines apart.
 4. :func:`extract_main_content` — §3.4: the area fed to a parser (lxml).
 
-Decisions taken by measurement on the 8 full-gold Arabic-script pages of ``../shared/data/r2l``
+Decisions taken by measurement on the 8 full-gold Arabic-script pages of the r2l dev set (docs/evaluation.md)
 (mean word-LCS F1; ``python benchmarks/bench_extract.py sweep``, BENCHMARKS.md):
 
 * ``split`` "tag" (0.948) over "block" (0.936).

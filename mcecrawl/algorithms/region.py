@@ -141,7 +141,7 @@ def grow_boundaries(is_content: np.ndarray, first: int, last: int, gap: int) -> 
 
 
 # Lines a region boundary may move to reach a block boundary.  Off by default: on the 8 Arabic-
-# script pages of ../shared/data/r2l snap=3/5 changed the mean F1 by -0.002..+0.0002 (dana) and
+# script pages of the r2l dev set (docs/evaluation.md) snap=3/5 changed the mean F1 by -0.002..+0.0002 (dana) and
 # -0.002 (danag), noise either way; it only restores a few words a cut paragraph lost.
 SNAP_LINES = 0
 

@@ -17,7 +17,7 @@ the same node, and walking the tree once keeps the whole method linear in the pa
 A leaf's XPath (R2) is available as :attr:`LeafNode.xpath`, computed on demand.
 
 Figures quoted in comments are mean word-token LCS-F1 (:func:`mcecrawl.evaluation.lcs_f1`)
-on ../shared/data: "ar" = the 8 Arabic-script full-gold pages of r2l (gold_in_page where it
+on the dev data (docs/evaluation.md), "ar" = the 8 Arabic-script full-gold pages of r2l (gold_in_page where it
 exists), "he" = its 5 Hebrew pages, "aeb" = the 181 pages of scrapinghub_aeb.  Defaults give
 ar 0.867, he 0.633, aeb 0.871.
 """
@@ -103,7 +103,7 @@ EXTRA_EXCLUDED_TAGS = ("template", "iframe", "svg", "canvas", "video", "audio", 
 SEMANTIC_BOILERPLATE_TAGS = ("nav", "aside", "header", "footer")
 # R1 removes <form>s, but a <form> holding more than this share of the body's text (after the
 # other R1 removals) wraps the whole page -- ASP.NET WebForms does that (lbcgroup.tv in
-# ../shared/data/r2l: the paper's rule leaves it empty).  Such a form is kept, its controls go.
+# the r2l dev set, docs/evaluation.md: the paper's rule leaves it empty).  Such a form is kept, its controls go.
 # Measured against always removing forms: ar 0.785 -> 0.867, aeb 0.861 -> 0.871.
 FORM_WRAPPER_TEXT_SHARE = 0.5
 FORM_CONTROL_TAGS = ("input", "select", "option", "textarea", "button", "label", "fieldset")
@@ -125,7 +125,7 @@ BLOCK_LEVEL_TAGS = frozenset(
 
 # Binary input check: real HTML has (almost) no C0 control characters besides \t \n \f \r,
 # while PNG/gzip/PDF streams decoded as text are ~10-30% controls.  5% separates the two
-# with a wide margin on both sides (the 586 pages of ../shared/data: at most 0.04%).
+# with a wide margin on both sides (the 586 pages of the dev data, docs/evaluation.md: at most 0.04%).
 BINARY_SAMPLE_CHARS = 64 * 1024
 BINARY_CONTROL_RATIO = 0.05
 # libxml2 reports source lines up to 65535 (lxml's sourceline saturates there), so a per-line
@@ -242,7 +242,7 @@ def remove_non_informative_nodes(body: etree._Element, *, extra_tags: Iterable[s
 
     Notes
     -----
-    Deliberate departures, each measured on ../shared/data: elements with the HTML ``hidden``
+    Deliberate departures, each measured on the dev data (docs/evaluation.md): elements with the HTML ``hidden``
     attribute count as ``display:none`` (browsers' default style sheet makes them so); a
     ``<form>`` wrapping most of the page is kept (:data:`FORM_WRAPPER_TEXT_SHARE`).
     """

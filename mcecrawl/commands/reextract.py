@@ -1,4 +1,4 @@
-"""``mcecrawl reextract``: rebuild a corpus from WARC archives, offline (issue 6 item 5).
+"""``mcecrawl reextract``: rebuild a corpus from WARC archives, offline.
 
 Every HTML response record is decoded from its original bytes with
 :func:`mcecrawl.encoding.decode` (using the archived Content-Type), extracted with the site

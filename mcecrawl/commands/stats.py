@@ -1,4 +1,4 @@
-"""``mcecrawl stats``: what is in a corpus (issue 6 item 6).
+"""``mcecrawl stats``: what is in a corpus.
 
 Counts per site, language (declared and detected) and status, duplicates, token and character
 totals, the date range, and a self-contained HTML page with inline SVG charts (languages, text
@@ -12,7 +12,7 @@ from typing import Any
 
 HELP = "summarise corpus JSON lines: sites, languages, statuses, duplicates, sizes, dates (+ an HTML picture)"
 
-# Text-length histogram bins (characters): news articles are 1-10k characters (../shared/data/r2l).
+# Text-length histogram bins (characters): news articles are 1-10k characters (the r2l dev set, docs/evaluation.md).
 LENGTH_BINS = (0, 1, 500, 1000, 2000, 5000, 10000, 20000, 50000)
 # Chart labels longer than this are cut (site names can be long).
 LABEL_CHARS = 24

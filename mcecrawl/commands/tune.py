@@ -35,7 +35,7 @@ def parse_range(spec: str) -> tuple[str, list]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("dataset", metavar="DATASET", help="dataset folder in the ../shared/data format")
+    parser.add_argument("dataset", metavar="DATASET", help="dataset folder in the format of docs/evaluation.md")
     parser.add_argument("--site", help="site to tune for (manifest 'site' or URL host without www.); '*' = all pages")
     parser.add_argument("--each-site", action="store_true",
                         help="run the HFF for every site of the dataset and print a table (writes no profile)")

@@ -1,4 +1,4 @@
-"""Corpus quality: normalisation, language ID, dedup, dates, WARC archive (issue 6).
+"""Corpus quality: normalisation, language ID, dedup, dates, WARC archive (docs/architecture.md).
 
 Scrapy-free building blocks; the Scrapy glue is ``CorpusQualityPipeline`` in
 :mod:`mcecrawl.pipelines` and ``WarcArchiveMiddleware`` in :mod:`mcecrawl.middlewares`.

@@ -11,7 +11,7 @@ Calendars (``calendar`` field):
 
 A bare numeric date with a year 1300-1499 is solar on fa/ps/ur pages and lunar on ar pages (the
 ranges overlap: 1402 SH and 1445 AH are both 2023); explicit markers (``هـ``, ``ه.ش``, month
-names) override the language.  lessons.md c.9: htmldate returns None for ``۱۴۰۲/۰۸/۱۵``.
+names) override the language.  docs/decisions.md c.9: htmldate returns None for ``۱۴۰۲/۰۸/۱۵``.
 """
 from __future__ import annotations
 

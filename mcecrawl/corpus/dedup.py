@@ -1,6 +1,6 @@
-"""Exact and near-duplicate detection, persistent across runs (SQLite) (issue 6 item 3).
+"""Exact and near-duplicate detection, persistent across runs (SQLite).
 
-* Exact: SHA-1 of ``text_norm`` (lessons.md c.5).
+* Exact: SHA-1 of ``text_norm`` (docs/decisions.md c.5).
 * Near: MinHash signatures of character 5-gram shingles of ``text_norm`` indexed with
   datasketch's ``MinHashLSH``; candidates are confirmed by the estimated Jaccard similarity.
 
@@ -10,7 +10,7 @@ for Fast Near Neighbor Search", ICML 2014): every shingle is hashed once (numpy-
 the minimum is kept per bin, so the cost is O(shingles) rather than O(shingles x permutations).
 Its collision probability per bin equals the Jaccard similarity, exactly as for k-permutation
 MinHash, so datasketch's LSH banding and ``jaccard`` apply unchanged.  (The plain per-shingle
-``MinHash.update`` loop costs ~3 ms per article, lessons.md c.5; this costs ~0.1 ms.)
+``MinHash.update`` loop costs ~3 ms per article, docs/decisions.md c.5; this costs ~0.1 ms.)
 
 The store keeps the *first* copy of every text: a later copy gets ``duplicate_of`` = the URL of
 that first copy (possibly from an earlier run, possibly from another site: syndication).
@@ -31,7 +31,7 @@ import numpy as np
 
 __all__ = ["DedupResult", "DedupStore", "signature", "estimate_jaccard", "shingle_hashes"]
 
-# Character shingle length: lessons.md c.5 (char-5-grams separate Persian near-copies, 0.95,
+# Character shingle length: docs/decisions.md c.5 (char-5-grams separate Persian near-copies, 0.95,
 # from unrelated texts, 0.02; word shingles are fragile with ZWNJ/space variation).
 SHINGLE_CHARS = 5
 # Signature length (bins): datasketch's default num_perm; Jaccard std error sqrt(J(1-J)/128) <= 0.044.

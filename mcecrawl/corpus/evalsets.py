@@ -1,4 +1,4 @@
-"""Evaluation sets for the corpus-quality targets, built from real texts in ../shared/data.
+"""Evaluation sets for the corpus-quality targets, built from real texts in the dev data (docs/evaluation.md).
 
 Used by ``tests/corpus`` and ``benchmarks/bench_corpus.py`` alike, so the figures in
 BENCHMARKS.md are the ones the tests assert:
@@ -20,7 +20,7 @@ __all__ = ["Doc", "article_texts", "langid_samples", "edit_words", "near_dup_eva
 
 # Paragraphs shorter than this are not "paragraphs" (bylines, captions): measured separately as titles.
 MIN_PARAGRAPH_CHARS = 40
-# Edit rates of the near-duplicate copies (issue 6: "copies with 1-10% of words edited").
+# Edit rates of the near-duplicate copies (the dedup target: "copies with 1-10% of words edited").
 EDIT_RATES = (0.01, 0.02, 0.05, 0.10)
 _ARABIC_SCRIPT = re.compile(r"[\u0600-\u06FF]")
 

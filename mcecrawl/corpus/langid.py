@@ -1,7 +1,7 @@
 """Offline language identification for the corpus: fa, ar, ur, ps, en, he.
 
 py3langid (the langid.py model re-packaged, shipped inside the wheel, no download) constrained
-to the corpus languages with ``set_languages``.  lessons.md c.6 compared it with lingua and
+to the corpus languages with ``set_languages``.  docs/decisions.md c.6 compared it with lingua and
 langdetect: only py3langid covers Pashto, and constraining it fixes most short-title errors
 (unconstrained, Persian headlines come out as Uzbek).
 """
@@ -13,13 +13,13 @@ from typing import Any
 
 __all__ = ["LANGUAGES", "LangGuess", "detect", "is_mismatch", "warm_up"]
 
-# The corpus languages (issue 6): the four R2L targets plus en and he (Hebrew sites, English
+# The corpus languages: the four R2L targets plus en and he (Hebrew sites, English
 # pages on R2L sites).
 LANGUAGES = ("fa", "ar", "ur", "ps", "en", "he")
 
 # Characters classified at most (the middle of the text): the cost is linear in the length
 # (~0.2 ms per 1000 chars here) and 500 chars already label all 26 real articles of
-# ../shared/data right (benchmarks/bench_corpus.py); paragraphs and titles are shorter anyway.
+# the dev data (docs/evaluation.md) right (benchmarks/bench_corpus.py); paragraphs and titles are shorter anyway.
 MAX_CHARS = 1000
 
 # Below this normalised probability the guess is reported as "und" (undetermined); py3langid's

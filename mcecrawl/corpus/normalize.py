@@ -4,7 +4,7 @@
 stored beside the faithful ``text``.  The rules are data (the tables below) applied by
 ``str.translate`` plus two regular expressions; every table is tested on its own.
 
-Conventions follow ``../shared/notes/lessons.md`` section c.4 (hazm/parsivar disagree, so we
+Conventions follow docs/decisions.md c.4 (hazm/parsivar disagree, so we
 pick one policy and document it) and Lucene's ``PersianNormalizer``/``ArabicNormalizer``
 (kaf/yeh folding, alef-hamza folding for Arabic, tatweel and harakat removal).
 
@@ -21,7 +21,7 @@ __all__ = ["normalize", "DIGIT_POLICIES", "ZWNJ_POLICIES", "LETTER_MAPS", "PROTE
 
 ZWNJ = "\u200c"
 
-# Letters the normaliser must never change (issue 6): Urdu/Pashto-specific letters.
+# Letters the normaliser must never change: Urdu/Pashto-specific letters.
 PROTECTED_LETTERS = frozenset("ٹڈڑںےښږځڅډړټڼېۍګ")
 
 # Bidi formatting controls and other invisible format characters that carry no text

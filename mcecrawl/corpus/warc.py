@@ -1,4 +1,4 @@
-"""Reading the WARC archives written by ``WarcArchiveMiddleware`` (issue 6 item 5).
+"""Reading the WARC archives written by ``WarcArchiveMiddleware``.
 
 The writer lives in :mod:`mcecrawl.middlewares`; this side turns response records back into
 ``(url, headers, original bytes)`` for ``mcecrawl reextract``.  warcio undoes the

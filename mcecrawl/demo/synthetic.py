@@ -1,9 +1,9 @@
 """A generated news site of N articles, served from memory (crash/resume tests, crawl benchmarks).
 
 Pages are built on request from a pool of real paragraphs (the benchmark uses the gold texts of
-``../shared/data/r2l``; tests use the fixture texts), padded with realistic chrome — navigation,
+the r2l dev set, docs/evaluation.md; tests use the fixture texts), padded with realistic chrome — navigation,
 most-read lists, inline script/JSON blobs — to a deterministic size per article (e.g. 100–500 KB,
-like the real pages of ``../shared/data/r2l``).  Nothing is written to disk, so 20,000 articles
+like the real pages of the r2l dev set).  Nothing is written to disk, so 20,000 articles
 cost no disk space.  Discovery: robots.txt -> sitemap index -> sitemaps of ``per_sitemap`` URLs,
 and an ``/archive?page=N`` listing with pagination for back-fill.
 """

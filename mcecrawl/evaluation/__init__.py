@@ -1,7 +1,7 @@
 """Evaluation of extraction output against gold: metrics, dataset loading, runs and reports.
 
 :mod:`mcecrawl.evaluation.metrics` holds the pure measures (LCS P/R/F1 over folded word tokens,
-and the secondary ones); :mod:`mcecrawl.evaluation.datasets` reads the ``../shared/data`` format.
+and the secondary ones); :mod:`mcecrawl.evaluation.datasets` reads the dataset format of docs/evaluation.md.
 """
 from mcecrawl.evaluation.datasets import Dataset, Page, load_dataset
 from mcecrawl.evaluation.metrics import (

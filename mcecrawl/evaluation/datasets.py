@@ -1,4 +1,4 @@
-"""Loader for evaluation datasets in the ``../shared/data`` format.
+"""Loader for evaluation datasets in the format of docs/evaluation.md ("Data").
 
 ::
 

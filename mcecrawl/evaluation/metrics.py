@@ -36,7 +36,7 @@ _INVISIBLE = "\u0640\u200d\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066
 _ZWNJ_TO_SPACE = {0x200C: " "}
 # Arabic vs Persian letter forms: Arabic yeh U+064A and alef maksura U+0649 -> Persian yeh
 # U+06CC; Arabic kaf U+0643 -> keheh U+06A9 (the variants cp1256-era pages and Persian
-# keyboards mix; see notes/lessons.md c.1).
+# keyboards mix; see docs/decisions.md c.1).
 # Heh with yeh above U+06C0 is the precomposed Persian ezafe "hamza" form that NFKC keeps; the
 # decomposed heh + U+0654 loses its mark with the harakat, so both become heh U+0647.
 _LETTERS = {0x064A: "\u06cc", 0x0649: "\u06cc", 0x0643: "\u06a9", 0x06C0: "\u0647"}

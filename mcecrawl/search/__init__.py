@@ -1,4 +1,4 @@
-"""Search-index feed (issue 7): an embedded SQLite FTS5 index, Elasticsearch/OpenSearch bulk export.
+"""Search-index feed: an embedded SQLite FTS5 index, Elasticsearch/OpenSearch bulk export.
 
 - :mod:`~mcecrawl.search.analysis`: one folding for documents and queries (harakat, kaf/yeh,
   digits, ZWNJ/space variants).

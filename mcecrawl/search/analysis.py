@@ -6,7 +6,7 @@ query's language is unknown, and with ONE canonical spelling:
 
 1. ``FOLD_MAP``: the normaliser's deletions and presentation-form folds, plus every
    yeh/kaf/alef-hamza/teh-marbuta variant to one letter (the folds of Lucene's
-   ``ArabicNormalizer`` + ``PersianNormalizer``, ``../shared/notes/lessons.md`` c.8), digits to
+   ``ArabicNormalizer`` + ``PersianNormalizer``, docs/decisions.md c.8), digits to
    Latin, ZWNJ removed, i.e. ZWNJ compounds indexed *joined* (``می‌خواهم`` -> ``میخواهم``).
    Applied by one regex scan plus ``str.replace`` per distinct character present: calling
    ``normalize()`` and then a second ``str.translate`` cost 4-6x more (per-character dict

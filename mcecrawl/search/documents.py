@@ -12,11 +12,11 @@ from mcecrawl.exceptions import MceError
 
 logger = logging.getLogger(__name__)
 
-# Extraction statuses that carry no main content (issue 5: failed extractions are written with a
+# Extraction statuses that carry no main content (failed extractions are written with a
 # status, not dropped; mcecrawl.items: ok | empty | error | blocked); counted as skipped.
 UNSEARCHABLE_STATUSES = frozenset({"error", "empty", "blocked", "not_article"})
 
-# Item fields copied into every search document (the corpus JSONL schema, issue 6).
+# Item fields copied into every search document (the corpus JSONL schema, mcecrawl/schema/item.schema.json).
 METADATA_FIELDS = ("url", "canonical_url", "site", "lang", "title", "published", "content_sha1", "status")
 
 

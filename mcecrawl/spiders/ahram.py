@@ -1,4 +1,4 @@
-"""Bawabat al-Ahram (gate.ahram.org.eg, ASP.NET WebForms; ../shared/notes/sites.md §8).
+"""Bawabat al-Ahram (gate.ahram.org.eg, ASP.NET WebForms; docs/site_notes.md §8).
 
 Site knowledge is in ``mcecrawl/profiles/ahram.json``.  Two quirks are handled generically:
 pages resolve relative links against ``<base href>`` (the base spider joins listing links with

@@ -43,12 +43,12 @@ from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, REQUIRED, UNAMBIGU
 logger = logging.getLogger(__name__)
 
 # Request priorities: fresh sources (sitemaps, feeds) before listings; articles before more
-# discovery so that memory stays flat on big sites (lessons.md feature 3: feeds/sitemaps first,
+# discovery so that memory stays flat on big sites (docs/decisions.md feature 3: feeds/sitemaps first,
 # recursive crawl only to back-fill).
 PRIORITY_SITEMAP, PRIORITY_FEED, PRIORITY_LISTING, PRIORITY_ARTICLE = 20, 20, 0, 30
 
 # Statuses kept for article requests instead of being dropped by HttpErrorMiddleware, so that
-# anti-bot challenge pages (often served as 403/503 — sites.md §0.4) are reported as "blocked".
+# anti-bot challenge pages (often served as 403/503 — docs/site_notes.md §0.4) are reported as "blocked".
 ARTICLE_HTTP_STATUSES = [403, 503]
 
 # The <head> of a real news page ends within its first ~100 KB (inline CSS/JSON included).

@@ -1,6 +1,6 @@
 """BBC World Service spiders (Persian, Arabic, Urdu, Pashto): one Simorgh platform, one base.
 
-Everything site-specific is data in ``mcecrawl/profiles/bbc_<service>.json`` (sites.md §1): the
+Everything site-specific is data in ``mcecrawl/profiles/bbc_<service>.json`` (docs/site_notes.md §1): the
 news sitemap shared by all services is filtered by ``<news:language>``, CPS-shaped URLs are kept
 only when the page type says "story", and the live host is crawled only with the operator's
 explicit permission because BBC's terms forbid building datasets from its content.

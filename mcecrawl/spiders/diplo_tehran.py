@@ -1,4 +1,4 @@
-"""German Embassy Tehran, Persian pages (teheran.diplo.de/ir-fa; ../shared/notes/sites.md §11).
+"""German Embassy Tehran, Persian pages (teheran.diplo.de/ir-fa; docs/site_notes.md §11).
 
 What the Auswärtiges Amt CMS needs beyond the profile:
 

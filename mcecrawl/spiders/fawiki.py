@@ -1,4 +1,4 @@
-"""Persian Wikipedia (fa.wikipedia.org, MediaWiki; ../shared/notes/sites.md §10).
+"""Persian Wikipedia (fa.wikipedia.org, MediaWiki; docs/site_notes.md §10).
 
 For a full corpus prefer the dumps (dumps.wikimedia.org/fawiki); this spider walks category
 listings politely.  What MediaWiki needs beyond the profile:

@@ -1,4 +1,4 @@
-"""Hamshahri Online (www.hamshahrionline.ir, Nastooh CMS; ../shared/notes/sites.md §6).
+"""Hamshahri Online (www.hamshahrionline.ir, Nastooh CMS; docs/site_notes.md §6).
 
 Everything is data in ``mcecrawl/profiles/hamshahri.json``: the news sitemap and RSS first, the
 ``/archive?pi=N`` listing to back-fill, ``/news/<id>`` identity (slugs, ``/details/``, ``/amp/``

@@ -1,4 +1,4 @@
-"""Jame Jam Online (jamejamonline.ir, IranSamaneh-family CMS; ../shared/notes/sites.md §7).
+"""Jame Jam Online (jamejamonline.ir, IranSamaneh-family CMS; docs/site_notes.md §7).
 
 Site knowledge is in ``mcecrawl/profiles/jamejam.json`` (RSS + archive listing, no sitemap is
 known; ``/fa/news/<id>`` identity with the ``www.`` alias and slugs folded; og:type drops photo

@@ -1,4 +1,4 @@
-"""Reuters Arabic (ara.reuters.com, 2011-2014 platform; ../shared/notes/sites.md §9).
+"""Reuters Arabic (ara.reuters.com, 2011-2014 platform; docs/site_notes.md §9).
 
 The one thing the profile cannot say: article pages of this era carry their date only as
 ``<meta name="REVISION_DATE" content="Wed Jul 09 08:12:34 UTC 2014">`` (Java ``Date.toString``
