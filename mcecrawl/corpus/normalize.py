@@ -17,33 +17,26 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["normalize", "DIGIT_POLICIES", "ZWNJ_POLICIES", "LETTER_MAPS", "PROTECTED_LETTERS"]
+from mcecrawl.folding import (
+    ARABIC_INDIC_DIGITS,
+    HARAKAT,
+    INVISIBLE,
+    LATIN_DIGITS,
+    PERSIAN_DIGITS,
+    TATWEEL,
+    ZWNJ,
+    fold_table,
+    presentation_forms,
+)
 
-ZWNJ = "\u200c"
+__all__ = ["normalize", "DIGIT_POLICIES", "ZWNJ_POLICIES", "LETTER_MAPS", "PROTECTED_LETTERS"]
 
 # Letters the normaliser must never change: Urdu/Pashto-specific letters.
 PROTECTED_LETTERS = frozenset("ٹڈڑںےښږځڅډړټڼېۍګ")
 
-# Bidi formatting controls and other invisible format characters that carry no text
-# (Unicode 15 chapter 23.2 / UAX #9): LRM, RLM, ALM, LRE..RLO, LRI..PDI, ZWSP, word joiner,
-# BOM/ZWNBSP, soft hyphen.  ZWNJ (U+200C) and ZWJ (U+200D) are orthography, not listed.
-INVISIBLE = (
-    "\u200e\u200f\u061c"  # LRM, RLM, ARABIC LETTER MARK
-    "\u202a\u202b\u202c\u202d\u202e"  # LRE, RLE, PDF, LRO, RLO
-    "\u2066\u2067\u2068\u2069"  # LRI, RLI, FSI, PDI
-    "\u200b\u2060\ufeff\u00ad"  # ZWSP, WORD JOINER, ZWNBSP/BOM, SOFT HYPHEN
-)
-
-TATWEEL = "\u0640"  # ARABIC TATWEEL (kashida): justification only, no letter
-
-# Harakat and Quranic annotation marks (Unicode Arabic block, general category Mn):
-# fathatan..sukun, maddah/hamza above/below, the U+0656-065F marks, superscript (dagger) alef,
-# and the Quranic small high/low signs U+06D6-06ED.  Removed only when ``harakat=False``.
-HARAKAT = (
-    "".join(chr(c) for c in range(0x064B, 0x0660))
-    + "\u0670"
-    + "".join(chr(c) for c in range(0x06D6, 0x06EE) if unicodedata.category(chr(c)) == "Mn")
-)
+# Removed in every configuration: the invisible format characters (mcecrawl/folding.py; ZWNJ and ZWJ
+# are orthography here and kept) and tatweel.  Harakat (combining marks only, so no sign is lost) are
+# removed unless ``harakat=True``.
 
 # Letter variants per language (the folding Lucene's Persian/Arabic normalisers apply, plus the
 # Urdu/Pashto keyboards' conventions).  Keys are what we fold *from*.
@@ -61,9 +54,9 @@ LETTER_MAPS: dict[str | None, dict[str, str]] = {
     "ps": {"ك": "ک"},
 }
 
-_ARABIC_INDIC = "٠١٢٣٤٥٦٧٨٩"  # U+0660..0669 (Arabic)
-_PERSIAN = "۰۱۲۳۴۵۶۷۸۹"  # U+06F0..06F9 (Extended Arabic-Indic: fa, ur, ps)
-_LATIN = "0123456789"
+_ARABIC_INDIC = ARABIC_INDIC_DIGITS
+_PERSIAN = PERSIAN_DIGITS
+_LATIN = LATIN_DIGITS
 
 # Digit policies: "latin" (default; dates, numbers and queries match whatever the site used),
 # "native" (the language's own digits: Arabic-Indic for ar, Extended for fa/ur/ps), "keep".
@@ -72,9 +65,6 @@ DIGIT_POLICIES = ("latin", "native", "keep")
 # ZWNJ policies: "keep" (default, Persian orthography kept, only misplaced ZWNJ removed),
 # "space" (ZWNJ -> space, as Lucene's Persian char filter does for tokenisation), "remove".
 ZWNJ_POLICIES = ("keep", "space", "remove")
-
-# Arabic presentation forms A/B (legacy PDFs/pages): folded to base letters by NFKC, per char.
-_PRESENTATION = [*range(0xFB50, 0xFE00), *range(0xFE70, 0xFEFD)]
 
 # A ZWNJ is meaningful only between two letters; next to space, punctuation, another ZWNJ or the
 # text edge it is an editing artefact.  (hazm's Normalizer applies the same spacing rule.)
@@ -101,20 +91,10 @@ def _digit_map(lang: str | None, policy: str) -> dict[str, str]:
 @lru_cache(maxsize=64)
 def _table(lang: str | None, digits: str, harakat: bool, zwnj: str) -> dict[int, str | None]:
     """The combined ``str.translate`` table for one configuration (built once, cached)."""
-    table: dict[int, str | None] = {}
-    for cp in _PRESENTATION:
-        folded = unicodedata.normalize("NFKC", chr(cp))
-        if folded != chr(cp) and " " not in folded:
-            table[cp] = folded
-    table.update({ord(c): None for c in INVISIBLE + TATWEEL})
-    if not harakat:
-        table.update({ord(c): None for c in HARAKAT})
     letters = LETTER_MAPS.get(lang, {})
-    # Letter folds also apply to presentation-form outputs (e.g. ﻙ -> ك -> ک for fa).
-    for cp, out in list(table.items()):
-        if out:
-            table[cp] = "".join(letters.get(ch, ch) for ch in out)
-    table.update({ord(k): v for k, v in letters.items()})
+    # Presentation forms to base letters, the letter folds applied to them too (e.g. ﻙ -> ك -> ک for fa).
+    table = fold_table(INVISIBLE + TATWEEL + ("" if harakat else HARAKAT),
+                       {**presentation_forms(letters), **letters})
     table.update({ord(k): v for k, v in _digit_map(lang, digits).items()})
     if zwnj == "space":
         table[ord(ZWNJ)] = " "

@@ -20,31 +20,31 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Hashable, Iterable, Sequence
 
+from mcecrawl.folding import (
+    BIDI_CONTROLS,
+    BOM,
+    DIGITS_TO_LATIN,
+    EZAFE_HEH,
+    HEBREW_POINTS,
+    MARK_CHART,
+    PERSIAN_LETTERS,
+    SOFT_HYPHEN,
+    TATWEEL,
+    ZWJ,
+    ZWNJ,
+    fold_table,
+)
+
 # --- Folding ---------------------------------------------------------------------------------
 
-# Arabic-script marks removed before comparing (the "harakat"): tashkil U+064B-U+065F, the
-# superscript alef U+0670 and the Quranic annotation signs U+06D6-U+06ED (Unicode Arabic block
-# chart).  Hebrew points and cantillation U+0591-U+05C7 (except the maqaf/sof pasuq/paseq/
-# geresh punctuation) are optional vowel marks in the same way.
-_MARKS = "".join(chr(c) for c in (*range(0x064B, 0x0660), 0x0670, *range(0x06D6, 0x06EE)))
-_HEBREW_POINTS = "".join(chr(c) for c in range(0x0591, 0x05C8) if chr(c) not in "\u05be\u05c0\u05c3\u05c6")
-# Format characters that carry no letters: tatweel (kashida) U+0640, ZWJ, bidi marks and
-# embeddings/isolates (LRM, RLM, ALM, LRE..RLO, LRI..PDI), BOM/ZWNBSP and soft hyphen.
-_INVISIBLE = "\u0640\u200d\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff\u00ad"
-# ZWNJ (U+200C) is the Persian half-space: writers and extractors use a space instead (or
-# drop it, as trafilatura does), so it counts as a word boundary like a space.
-_ZWNJ_TO_SPACE = {0x200C: " "}
-# Arabic vs Persian letter forms: Arabic yeh U+064A and alef maksura U+0649 -> Persian yeh
-# U+06CC; Arabic kaf U+0643 -> keheh U+06A9 (the variants cp1256-era pages and Persian
-# keyboards mix; see docs/decisions.md c.1).
-# Heh with yeh above U+06C0 is the precomposed Persian ezafe "hamza" form that NFKC keeps; the
-# decomposed heh + U+0654 loses its mark with the harakat, so both become heh U+0647.
-_LETTERS = {0x064A: "\u06cc", 0x0649: "\u06cc", 0x0643: "\u06a9", 0x06C0: "\u0647"}
-# Arabic-Indic U+0660-U+0669 and extended (Persian/Urdu) U+06F0-U+06F9 digits -> ASCII digits
-# (NFKC leaves them alone).
-_DIGITS = {**{0x0660 + i: str(i) for i in range(10)}, **{0x06F0 + i: str(i) for i in range(10)}}
-_FOLD_TABLE = str.maketrans({**{ord(c): None for c in _MARKS + _HEBREW_POINTS + _INVISIBLE},
-                             **_ZWNJ_TO_SPACE, **_LETTERS, **_DIGITS})
+# Both sides of a comparison are folded, so the evaluation folds the most (mcecrawl/folding.py):
+# every sign of the Arabic mark ranges and the Hebrew points; tatweel, ZWJ, bidi controls, BOM and
+# soft hyphen; ZWNJ (the Persian half-space, which writers and extractors replace by a space or drop)
+# is a word boundary; Arabic yeh/alef maksura/kaf -> Persian yeh/keheh and the ezafe heh ۀ -> heh
+# (the decomposed heh + U+0654 loses its mark with the harakat); Arabic-script digits -> ASCII.
+_FOLD_TABLE = fold_table(
+    delete=MARK_CHART + HEBREW_POINTS + TATWEEL + ZWJ + BIDI_CONTROLS + BOM + SOFT_HYPHEN,
+    replace={ZWNJ: " ", **PERSIAN_LETTERS, **EZAFE_HEH, **DIGITS_TO_LATIN})
 
 
 def fold(text: str) -> str:

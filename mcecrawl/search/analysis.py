@@ -31,7 +31,20 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from mcecrawl.corpus.normalize import HARAKAT, INVISIBLE, TATWEEL
+from mcecrawl.folding import (
+    ALEF_VARIANTS,
+    DIGITS_TO_LATIN,
+    EZAFE_HEH,
+    HARAKAT,
+    HONORIFICS,
+    INVISIBLE,
+    PERSIAN_LETTERS,
+    TATWEEL,
+    TEH_MARBUTA,
+    ZWJ,
+    ZWNJ,
+    presentation_forms,
+)
 
 __all__ = ["fold", "fold_query", "query_variants", "title_key", "WORD_RE",
            "LETTER_FOLDS", "MARKS", "PREFIX_CLITICS", "SUFFIX_CLITICS", "ANALYZER_VERSION"]
@@ -39,38 +52,18 @@ __all__ = ["fold", "fold_query", "query_variants", "title_key", "WORD_RE",
 # Bump when the folding changes: an index built with another version must be rebuilt.
 ANALYZER_VERSION = 1
 
-ZWNJ = "\u200c"
-
 # Letter variants folded to one form in every language.  Source: Lucene ArabicNormalizer
 # (alef with hamza/madda/wasla -> alef, alef maqsura -> yeh, teh marbuta -> heh) and
 # PersianNormalizer (heh+hamza, Arabic yeh/kaf), but folding towards the Persian/Urdu letters
 # (keheh U+06A9, farsi yeh U+06CC) because 3 of our 4 languages write those.  Urdu/Pashto letters
 # (ے ہ ھ ٹ ...) are deliberately absent: they are distinct letters there.
-LETTER_FOLDS = {
-    "ك": "ک",  # U+0643 Arabic kaf -> U+06A9 keheh
-    "ي": "ی",  # U+064A Arabic yeh -> U+06CC farsi yeh
-    "ى": "ی",  # U+0649 alef maqsura -> farsi yeh
-    "أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا",  # alef with hamza above/below, madda, wasla
-    "ة": "ه",  # teh marbuta -> heh
-    "ۀ": "ه",  # U+06C0 heh with yeh above (Persian ezafe) -> heh
-}
+LETTER_FOLDS = {**PERSIAN_LETTERS, **ALEF_VARIANTS, **TEH_MARBUTA, **EZAFE_HEH}
 # Marks removed: the normaliser's harakat and tatweel plus U+0610-061A (Arabic honorific signs).
-MARKS = "".join(chr(c) for c in range(0x0610, 0x061B)) + HARAKAT + TATWEEL
-_DIGITS = {**{chr(0x0660 + i): str(i) for i in range(10)}, **{chr(0x06F0 + i): str(i) for i in range(10)}}
-_INVISIBLE = INVISIBLE + "\u200d"  # the normaliser's bidi/format controls, and ZWJ
+MARKS = HONORIFICS + HARAKAT + TATWEEL
+_INVISIBLE = INVISIBLE + ZWJ  # the normaliser's bidi/format controls, and ZWJ
 
-
-def _presentation_forms() -> dict[str, str]:
-    """Arabic presentation forms A/B -> base letters (NFKC per character, as the normaliser does)."""
-    out = {}
-    for cp in [*range(0xFB50, 0xFE00), *range(0xFE70, 0xFEFD)]:
-        folded = unicodedata.normalize("NFKC", chr(cp))
-        if folded != chr(cp) and " " not in folded:
-            out[chr(cp)] = "".join(LETTER_FOLDS.get(c, c) for c in folded if c not in MARKS)
-    return out
-
-
-FOLD_MAP = {**_presentation_forms(), **LETTER_FOLDS, **_DIGITS, **{c: "" for c in MARKS + _INVISIBLE + ZWNJ}}
+FOLD_MAP = {**presentation_forms(LETTER_FOLDS, drop=MARKS), **LETTER_FOLDS, **DIGITS_TO_LATIN,
+            **{c: "" for c in MARKS + _INVISIBLE + ZWNJ}}
 _FOLD_CHARS = re.compile("[" + "".join(re.escape(c) for c in FOLD_MAP) + "]")
 
 # Persian clitics that are not words on their own, so joining their space variant is safe for

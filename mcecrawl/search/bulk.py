@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 
-from mcecrawl.search.analysis import _DIGITS, _INVISIBLE, LETTER_FOLDS, MARKS, PREFIX_CLITICS, SUFFIX_CLITICS, ZWNJ
+from mcecrawl.folding import DIGITS_TO_LATIN, ZWNJ
+from mcecrawl.search.analysis import _INVISIBLE, LETTER_FOLDS, MARKS, PREFIX_CLITICS, SUFFIX_CLITICS
 from mcecrawl.search.documents import METADATA_FIELDS, doc_id, is_searchable
 
 __all__ = ["bulk_actions", "bulk_lines", "index_template", "ANALYZER"]
@@ -67,7 +68,7 @@ def _char_filters() -> dict:
     return {
         "mce_marks": {"type": "pattern_replace", "pattern": f"[{marks}]", "replacement": ""},
         "mce_letters": {"type": "mapping",
-                        "mappings": [f"{k} => {v}" for k, v in {**LETTER_FOLDS, **_DIGITS}.items()]},
+                        "mappings": [f"{k} => {v}" for k, v in {**LETTER_FOLDS, **DIGITS_TO_LATIN}.items()]},
         # Same rules as analysis._AFFIX_JOIN, in Java regex syntax (\p{L} for Python's [^\W\d_]).
         "mce_clitics": {"type": "pattern_replace",
                         "pattern": f"(?<![\\p{{L}}\\p{{N}}])({prefixes}) (?=\\p{{L}})"

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 
-from mcecrawl.search.analysis import _FOLD_CHARS, FOLD_MAP, ZWNJ
+from mcecrawl.folding import ZWNJ
+from mcecrawl.search.analysis import _FOLD_CHARS, FOLD_MAP
 
 # Words shown per snippet: about two lines of a terminal, like a search engine result.
 SNIPPET_WORDS = 30

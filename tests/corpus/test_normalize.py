@@ -3,15 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from mcecrawl.corpus.normalize import (
-    DIGIT_POLICIES,
-    HARAKAT,
-    INVISIBLE,
-    LETTER_MAPS,
-    PROTECTED_LETTERS,
-    ZWNJ,
-    normalize,
-)
+from mcecrawl.corpus.normalize import DIGIT_POLICIES, LETTER_MAPS, PROTECTED_LETTERS, normalize
+from mcecrawl.folding import HARAKAT, INVISIBLE, ZWNJ
 
 ZW = ZWNJ
 LANGS = ("fa", "ar", "ur", "ps", None, "en", "he")
