@@ -14,6 +14,8 @@ from typing import Any
 from itemadapter import ItemAdapter
 from scrapy.exporters import BaseItemExporter
 
+from mcecrawl.config import Config
+
 # Lone surrogates (undecodable bytes smuggled through surrogateescape) and C0 controls except
 # \t \n \r; DEL and C1 are kept except U+0085 (a line break for splitlines()).
 _DROP = re.compile(r"[\ud800-\udfff\x00-\x08\x0b\x0c\x0e-\x1f]")
@@ -100,7 +102,7 @@ def configure_feeds(settings) -> None:
     # of replacing it: every item was serialised and written twice (BENCHMARKS.md, crawl section).
     explicit = settings.getpriority("FEEDS") == SETTINGS_PRIORITIES["cmdline"] and len(feeds) > 1
     dropped = explicit and feeds.pop(DEFAULT_FEED, None) is not None
-    rejects = settings.get("MCE_REJECTS_FEED")
+    rejects = Config.from_settings(settings).rejects_feed
     if not rejects and not dropped:
         return
     if rejects:

@@ -29,6 +29,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.extensions.feedexport import FeedExporter
 from w3lib.url import file_uri_to_path
 
+from mcecrawl.config import Config
+
 logger = logging.getLogger(__name__)
 
 # Sample URLs the end-of-crawl summary names per reason and host: a few to open and check by hand.
@@ -75,7 +77,7 @@ class DoneRecord:
 
     @classmethod
     def from_crawler(cls, crawler):
-        directory = crawler.settings.get("MCE_DONE_RECORD") or crawler.settings.get("JOBDIR")
+        directory = Config.from_settings(crawler.settings).done_record or crawler.settings.get("JOBDIR")
         if not directory:
             raise NotConfigured
         return cls(crawler, Path(directory))

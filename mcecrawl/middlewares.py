@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 
+from mcecrawl.config import Config
 from mcecrawl.encoding import META_SCAN_BYTES, Decoded, decode, resolve_label
 
 if TYPE_CHECKING:
@@ -89,16 +90,16 @@ class EncodingNormalizationMiddleware:
     """
 
     def __init__(self, crawler: Crawler):
-        settings = crawler.settings
+        cfg = Config.from_settings(crawler.settings)
         self.crawler = crawler
         self.stats = crawler.stats
-        self.force = settings.get("MCE_ENCODING_FORCE") or None
-        self.rewrite_meta = settings.getbool("MCE_ENCODING_REWRITE_META", True)
-        self.warn_replacements = settings.getbool("MCE_ENCODING_WARN_REPLACEMENTS", True)
+        self.force = cfg.encoding_force or None
+        self.rewrite_meta = cfg.encoding_rewrite_meta
+        self.warn_replacements = cfg.encoding_warn_replacements
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> EncodingNormalizationMiddleware:
-        if not crawler.settings.getbool("MCE_ENCODING_ENABLED", True):
+        if not Config.from_settings(crawler.settings).encoding_enabled:
             raise NotConfigured("MCE_ENCODING_ENABLED is off")
         return cls(crawler)
 
@@ -157,8 +158,6 @@ class EncodingNormalizationMiddleware:
 
 # --- Corpus quality: WARC archive of original responses ------------------------------------
 
-# Rotate WARC files at this size (docs/decisions.md c.7: ~1 GB, the common crawler convention).
-WARC_MAX_BYTES = 1024**3
 # Request meta key carrying the WARC-Record-ID of the response record (copied into the item).
 WARC_META_KEY = "warc_record_id"
 
@@ -182,12 +181,12 @@ class WarcArchiveMiddleware:
     """
 
     def __init__(self, crawler: Crawler):
-        settings = crawler.settings
+        cfg = Config.from_settings(crawler.settings)
         self.crawler = crawler
         self.stats = crawler.stats
-        self.directory = settings.get("MCE_WARC_DIR") or "output/%(name)s/warc"
-        self.max_bytes = settings.getint("MCE_WARC_MAX_BYTES", WARC_MAX_BYTES)
-        self.gzip = settings.getbool("MCE_WARC_GZIP", True)
+        self.directory = cfg.warc_dir
+        self.max_bytes = cfg.warc_max_bytes
+        self.gzip = cfg.warc_gzip
         # Open file, its WARCWriter (warcio is untyped) and path while a WARC file is being written.
         self._file: Any = None
         self._writer: Any = None
@@ -199,7 +198,7 @@ class WarcArchiveMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WarcArchiveMiddleware:
-        if not crawler.settings.getbool("MCE_WARC_ENABLED", False):
+        if not Config.from_settings(crawler.settings).warc_enabled:
             raise NotConfigured  # off by default: no "Disabled ..." warning on every crawl
         return cls(crawler)
 
@@ -290,7 +289,7 @@ class WarcRecordIdSpiderMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WarcRecordIdSpiderMiddleware:
-        if not crawler.settings.getbool("MCE_WARC_ENABLED", False):
+        if not Config.from_settings(crawler.settings).warc_enabled:
             raise NotConfigured  # off by default: no "Disabled ..." warning on every crawl
         return cls(crawler)
 

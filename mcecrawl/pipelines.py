@@ -20,6 +20,7 @@ from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
+from mcecrawl.config import Config
 from mcecrawl.exporters import sanitize
 from mcecrawl.items import SCHEMA_VERSION
 
@@ -52,7 +53,7 @@ class ExtractionPipeline:
     def __init__(self, crawler):
         self.crawler = crawler
         self.stats = crawler.stats
-        self.workers = crawler.settings.getint("MCE_EXTRACTION_WORKERS", 0)
+        self.workers = Config.from_settings(crawler.settings).extraction_workers
         self.written: set[str | None] = set()
         self._bad_config: set[str] = set()
         self._pool = None
@@ -159,36 +160,34 @@ class CorpusQualityPipeline:
     """
 
     def __init__(self, crawler):
-        from mcecrawl.corpus.dedup import NEAR_DUP_THRESHOLD, DedupStore
+        from mcecrawl.corpus.dedup import DedupStore
         from mcecrawl.corpus.quality import CorpusQuality
 
         settings = crawler.settings
+        cfg = Config.from_settings(settings)
         self.stats = crawler.stats
-        self.drop = settings.getbool("MCE_DEDUP_DROP", False)
-        from mcecrawl import settings as defaults
-
-        self.unchanged = settings.get("MCE_RECRAWL_UNCHANGED", defaults.MCE_RECRAWL_UNCHANGED)
+        self.drop = cfg.dedup_drop
+        self.unchanged = cfg.recrawl_unchanged
         if self.unchanged not in ("mark", "skip"):
             raise ValueError(f"MCE_RECRAWL_UNCHANGED must be mark or skip, not {self.unchanged!r}")
         store: Any = None  # DedupStore or its Redis twin (the same methods)
-        if settings.getbool("MCE_DEDUP_ENABLED", True):
-            threshold = settings.getfloat("MCE_DEDUP_THRESHOLD", NEAR_DUP_THRESHOLD)
-            if settings.get("MCE_REDIS_URL"):  # shared by all workers (mcecrawl/distributed/dedup.py)
+        if cfg.dedup_enabled:
+            threshold = cfg.dedup_threshold
+            if cfg.redis_url:  # shared by all workers (mcecrawl/distributed/dedup.py)
                 from mcecrawl.distributed import shown
                 from mcecrawl.distributed.dedup import RedisDedupStore
 
-                store, path = RedisDedupStore.from_settings(settings, threshold), shown(settings.get("MCE_REDIS_URL"))
+                store, path = RedisDedupStore.from_settings(settings, threshold), shown(cfg.redis_url)
             else:
-                path = settings.get("MCE_DEDUP_DB") or ":memory:"
+                path = cfg.dedup_db or ":memory:"  # set empty: an in-memory store for this run only
                 store = DedupStore(path, threshold=threshold)
             logger.info("Dedup store %s: %d texts from earlier runs", path, len(store))
         self.quality = CorpusQuality(
             store=store,
-            normalize_params={"digits": settings.get("MCE_NORMALIZE_DIGITS") or "latin",
-                              "harakat": settings.getbool("MCE_NORMALIZE_KEEP_HARAKAT", False),
-                              "zwnj": settings.get("MCE_NORMALIZE_ZWNJ") or "keep"},
-            langid=settings.getbool("MCE_LANGID_ENABLED", True),
-            dates=settings.getbool("MCE_DATES_ENABLED", True),
+            normalize_params={"digits": cfg.normalize_digits, "harakat": cfg.normalize_keep_harakat,
+                              "zwnj": cfg.normalize_zwnj},
+            langid=cfg.langid_enabled,
+            dates=cfg.dates_enabled,
         )
         if self.quality.langid:
             from mcecrawl.corpus.langid import warm_up
@@ -199,7 +198,7 @@ class CorpusQualityPipeline:
     def from_crawler(cls, crawler):
         from scrapy.exceptions import NotConfigured
 
-        if not crawler.settings.getbool("MCE_CORPUS_ENABLED", True):
+        if not Config.from_settings(crawler.settings).corpus_enabled:
             raise NotConfigured("MCE_CORPUS_ENABLED is off")
         return cls(crawler)
 
@@ -278,13 +277,12 @@ class SearchIndexPipeline:
     def from_crawler(cls, crawler):
         from scrapy.exceptions import NotConfigured
 
-        settings = crawler.settings
-        if not settings.getbool("MCE_SEARCH_INDEX_ENABLED", False):
+        cfg = Config.from_settings(crawler.settings)
+        if not cfg.search_index_enabled:
             raise NotConfigured("MCE_SEARCH_INDEX_ENABLED is off")
-        path = settings.get("MCE_SEARCH_INDEX_DB")
-        if not path:
+        if not cfg.search_index_db:
             raise NotConfigured("MCE_SEARCH_INDEX_DB is not set")
-        return cls(crawler, path, settings.getint("MCE_SEARCH_INDEX_BATCH_SIZE", 200))
+        return cls(crawler, cfg.search_index_db, cfg.search_index_batch_size)
 
     def open_spider(self) -> None:
         from mcecrawl.search.index import SearchIndex

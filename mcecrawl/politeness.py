@@ -24,6 +24,8 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet import reactor
 
+from mcecrawl.config import Config
+
 logger = logging.getLogger(__name__)
 
 # Text in the default USER_AGENT that the operator must replace with a real contact.
@@ -62,7 +64,7 @@ class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
         super().__init__(crawler)
         self.forbidden: Counter[str] = Counter()
         self.forbidden_by: Counter[tuple[str, str]] = Counter()  # (host, agent) -> refusals
-        self.also_obey: list[str] = [a for a in crawler.settings.getlist("MCE_ROBOTSTXT_ALSO_OBEY", ["Scrapy"]) if a]
+        self.also_obey: list[str] = [a for a in Config.from_settings(crawler.settings).robotstxt_also_obey if a]
         ua = self._robotstxt_useragent or self._default_useragent or ""
         # The product token robots.txt groups match ("mcecrawl" of "mcecrawl/0.1 (...)").
         self.own_token = (ua.split("/", 1)[0].split() or ["our user agent"])[0]
@@ -183,10 +185,11 @@ class RetryAfterMiddleware:
     STATUSES = (429, 503)
 
     def __init__(self, crawler):
-        if not crawler.settings.getbool("MCE_RETRY_AFTER_ENABLED", True):
+        cfg = Config.from_settings(crawler.settings)
+        if not cfg.retry_after_enabled:
             raise NotConfigured
         self.crawler = crawler
-        self.max_wait = crawler.settings.getfloat("MCE_RETRY_AFTER_MAX", 300.0)
+        self.max_wait = cfg.retry_after_max
 
     @classmethod
     def from_crawler(cls, crawler):

@@ -119,7 +119,7 @@ MCE_NORMALIZE_ZWNJ = "keep"  # keep | space | remove
 MCE_WARC_ENABLED = False
 MCE_WARC_DIR = "output/%(name)s/warc"
 MCE_WARC_GZIP = True
-MCE_WARC_MAX_BYTES = 1024**3  # rotate at 1 GB (docs/decisions.md c.7)
+MCE_WARC_MAX_BYTES = 1024**3  # rotate at 1 GB (docs/decisions.md c.7: ~1 GB, the common crawler convention)
 # 400: after ExtractionPipeline (300) produced text.
 ITEM_PIPELINES["mcecrawl.pipelines.CorpusQualityPipeline"] = 400
 # 595: nearer the downloader than HttpCompressionMiddleware (590) and EncodingNormalizationMiddleware

@@ -37,6 +37,7 @@ from scrapy.http import Request, Response, TextResponse
 from scrapy.utils.response import get_base_url
 
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
+from mcecrawl.config import Config
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
 from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, REQUIRED, UNAMBIGUOUS, VETO, Profile, load_profile
 
@@ -341,7 +342,7 @@ class ProfileSpider(scrapy.Spider):
         forbids = self.profile.forbids()
         if not forbids or not self.crawling_live_host():
             return
-        granted = self.settings.getlist("MCE_PERMISSION_GRANTED")
+        granted = Config.from_settings(self.settings).permission_granted
         if self.profile.permission_granted(granted):
             logger.warning("%s: terms forbid %s; crawling the live host because MCE_PERMISSION_GRANTED=%s",
                            self.name, ", ".join(forbids), ",".join(granted))
