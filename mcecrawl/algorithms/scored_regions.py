@@ -83,6 +83,10 @@ LABELLED_WEIGHT = 4.0
 # Weight of the region holding the headline or following it most closely.
 HEADLINE_WEIGHT = 2.0
 
+# Non-link characters above the headline inside the region that are dropped as breadcrumbs,
+# kickers and section names; more than this is article text placed before the <h1> in the source.
+ABOVE_HEADLINE_MAX_CHARS = 200
+
 # Phase 4: a neighbour is joined when it reads as prose (at most this share of link text) ...
 JOIN_MAX_LINK_SHARE = 0.5
 # ... and when the two share a container at most this many levels above the chosen region's
@@ -702,6 +706,10 @@ def scored_regions(text: str, **params) -> Extraction:
             reason = f"safety net: no region passed ({failed}); used the best-scored region"
     first, last = join_regions(profile, candidates, label_region(profile, best))
     last = close_containers(profile, first, last)
+    if p["headline"] and headline_line is not None and first < headline_line <= last:
+        above = int((profile.content[first:headline_line] - profile.link[first:headline_line]).sum())
+        if above <= ABOVE_HEADLINE_MAX_CHARS:
+            first = headline_line  # text policy: no breadcrumb or kicker above the headline
     blocks = clean_region(profile, first, last, best)
     if p["headline"] and headline:
         key = collapse(headline)

@@ -182,3 +182,15 @@ def test_golden_r2l_arabic_script_pages():
         assert result.text.splitlines()[0] == result.title or result.title is None
     assert len(scores) == 8
     assert min(scores.values()) > 0.85, scores
+
+
+def test_short_text_above_the_headline_is_dropped_long_text_kept():
+    kicker = '<div class="kicker"><span>اقتصاد</span> / <span>انرژی</span></div>'
+    body = f'<article>{kicker}<h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</article>'
+    assert lines_of(mcecrawl.extract(page(body), algorithm="scored_regions")) == [HEADLINE] + ARTICLE
+    # a lead of more than ABOVE_HEADLINE_MAX_CHARS placed before the <h1> in the source stays
+    lead = " ".join(ARTICLE[:3])
+    assert len("".join(lead.split())) > sr.ABOVE_HEADLINE_MAX_CHARS  # characters, spaces not counted
+    body = f'<article><p>{lead}</p><h1>{HEADLINE}</h1>{paragraphs(ARTICLE[3:])}</article>'
+    result = mcecrawl.extract(page(body), algorithm="scored_regions")
+    assert lines_of(result) == [HEADLINE, lead] + ARTICLE[3:]
