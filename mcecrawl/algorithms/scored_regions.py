@@ -18,13 +18,16 @@ page-independent evidence, parsing only the chosen lines.  Phases, one function 
    page's headline.
 4. :func:`join_regions` — neighbouring regions that read as article text and sit in the same
    container as the chosen one are joined (an article split by a figure, a quote or a promo block).
-5. :func:`clean_region` — the chosen lines are parsed (lxml) and, inside them, boilerplate
-   containers, captions, bylines/datelines and link-dense blocks are dropped.
-6. Text policy: the headline (:func:`find_headline`) first, then one block per line.
+5. :func:`clean_region` — the chosen lines are parsed (lxml) inside their containers' opening
+   tags and, within them, boilerplate containers, link boxes, hidden elements, captions,
+   metadata, bylines and link-dense blocks are dropped (Readability's cleaning rules).
+6. Text policy: the headline (:func:`find_headline`) first, then one block per line; a short
+   breadcrumb or kicker above the headline inside the region is dropped.
 
 A safety net (:func:`sanity_check`) rejects a choice that is mostly links, has no sentence
-punctuation, or holds a tiny share of the page's text; the next region is tried, and ``reason``
-says when one was.  Decisions and their measurements: ``docs/algorithms.md``.
+punctuation, or holds a tiny share of the page's text; the next region outside boilerplate boxes
+is tried, and ``reason`` says when one was.  A page with text but no line above the axis is
+cleaned whole.  Decisions and their measurements: ``docs/algorithms.md``.
 
 References
 ----------
@@ -211,7 +214,7 @@ class Candidate:
     chars: int
     link: int
     punct: int
-    densest: int  # the line at the middle of the region's text: its containers stand for the region's
+    middle: int  # the line at the middle of the region's text: its containers stand for the region
     score: float = 0.0
     boilerplate: bool | None = None  # None: containers not read yet (label_region)
     labelled: bool | None = None
@@ -393,7 +396,7 @@ def is_labelled(name: str, words: str) -> bool:
 def label_region(profile: Profile, c: Candidate) -> Candidate:
     """Containers of the region's middle line and what their labels say (computed once)."""
     if c.boilerplate is None:
-        c.containers = containers(profile, c.densest)
+        c.containers = containers(profile, c.middle)
         labels = [_label(t) for _, t in c.containers]
         c.boilerplate = any(is_boilerplate(n, w) for n, w in labels)
         c.labelled = any(is_labelled(n, w) for n, w in labels)
@@ -469,20 +472,6 @@ def join_regions(profile: Profile, candidates: list[Candidate], best: Candidate)
             if c.link_share <= JOIN_MAX_LINK_SHARE and c.punct and not c.boilerplate:
                 first, last = min(first, c.first), max(last, c.last)
             j += step  # a promo or link box inside the article is stepped over, not joined
-    return first, last
-
-
-def trim_to_article(profile: Profile, best: Candidate, first: int, last: int) -> tuple[int, int]:
-    """Cut the region to the container the page labels as the article around ``best`` (if any):
-    lines grouped with it only by the gap (a box after ``</main>``) are not the article."""
-    for off, tag in best.containers:
-        if is_labelled(*_label(tag)):
-            starts = profile.lines.starts[profile.kept]
-            opens = max(int(np.searchsorted(starts, off, side="right")) - 1, 0)
-            level = int(profile.depth[opens])
-            after = np.flatnonzero(profile.depth[best.densest:last + 1] < level)
-            end = best.densest + int(after[0]) if len(after) else last
-            return max(first, opens), end
     return first, last
 
 
