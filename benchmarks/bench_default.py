@@ -56,6 +56,7 @@ TUNABLES = {
     "gap": (20, 30, 40),
     "MEDIA": (sr.MEDIA, re.compile(r"(?!)")),  # our caption/gallery words: on, off
     "BOX_MAX_LINK_SHARE": (0.2, 0.33, 0.5),
+    "ABOVE_HEADLINE_MAX_CHARS": (-1, 100, 200, 500),  # -1: keep what precedes the headline
 }
 
 

@@ -225,18 +225,16 @@ _H1_BYTES = re.compile(rb"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
 def page_titles(page: str) -> list[str]:
     """The titles a page declares for itself: og:title / twitter:title, then ``<title>``."""
     head = page[:TITLE_WINDOW_CHARS]
-    out = []
+    found: list[str | None] = []
     m = _META_TITLE.search(head)
     if m:
         c = _CONTENT_ATTR.search(m.group())
-        content = _clean(c.group(1) or c.group(2) or "") if c else None
-        if content:
-            out.append(content)
+        if c:
+            found.append(_clean(c.group(1) or c.group(2) or ""))
     m = _TITLE.search(head)
-    title = _clean(m.group(1)) if m else None
-    if title:
-        out.append(title)
-    return out
+    if m:
+        found.append(_clean(m.group(1)))
+    return [t for t in found if t]
 
 
 def h1_headings(data: bytes) -> list[tuple[int, str]]:

@@ -18,13 +18,16 @@ page-independent evidence, parsing only the chosen lines.  Phases, one function 
    page's headline.
 4. :func:`join_regions` — neighbouring regions that read as article text and sit in the same
    container as the chosen one are joined (an article split by a figure, a quote or a promo block).
-5. :func:`clean_region` — the chosen lines are parsed (lxml) and, inside them, boilerplate
-   containers, captions, bylines/datelines and link-dense blocks are dropped.
-6. Text policy: the headline (:func:`find_headline`) first, then one block per line.
+5. :func:`clean_region` — the chosen lines are parsed (lxml) inside their containers' opening
+   tags and, within them, boilerplate containers, link boxes, hidden elements, captions,
+   metadata, bylines and link-dense blocks are dropped (Readability's cleaning rules).
+6. Text policy: the headline (:func:`find_headline`) first, then one block per line; a short
+   breadcrumb or kicker above the headline inside the region is dropped.
 
 A safety net (:func:`sanity_check`) rejects a choice that is mostly links, has no sentence
-punctuation, or holds a tiny share of the page's text; the next region is tried, and ``reason``
-says when one was.  Decisions and their measurements: ``docs/algorithms.md``.
+punctuation, or holds a tiny share of the page's text; the next region outside boilerplate boxes
+is tried, and ``reason`` says when one was.  A page with text but no line above the axis is
+cleaned whole.  Decisions and their measurements: ``docs/algorithms.md``.
 
 References
 ----------
@@ -44,10 +47,11 @@ from lxml import etree
 
 from mcecrawl.algorithms import common
 from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
-from mcecrawl.algorithms.lines import Lines, name_key, segment_lines, tag_keys
+from mcecrawl.algorithms.lines import CHUNK_BYTES, Lines, name_key, segment_lines, tag_keys
 from mcecrawl.algorithms.parse import (
     BLOCK_TAGS,
     DROPPED_TAGS,
+    PARSE_CHUNK_BYTES,
     collapse,
     h1_headings,
     page_titles,
@@ -82,6 +86,10 @@ LABELLED_WEIGHT = 4.0
 # Weight of the region holding the headline or following it most closely.
 HEADLINE_WEIGHT = 2.0
 
+# Non-link characters above the headline inside the region that are dropped as breadcrumbs,
+# kickers and section names; more than this is article text placed before the <h1> in the source.
+ABOVE_HEADLINE_MAX_CHARS = 200
+
 # Phase 4: a neighbour is joined when it reads as prose (at most this share of link text) ...
 JOIN_MAX_LINK_SHARE = 0.5
 # ... and when the two share a container at most this many levels above the chosen region's
@@ -107,6 +115,12 @@ BOX_MAX_LINK_SHARE_CONTENT = 0.5
 # Arabic and CJK commas counted too).
 BOX_MAX_COMMAS = 10
 _COMMAS = re.compile("[,\u060c\uff0c\u3001]")
+# Containers read around a line, innermost first: labels and joins look a few levels up, and a
+# page nested 100,000 deep must not cost 100,000 lookups per region.
+MAX_CONTAINERS = 64
+# Regions above this size are parsed piece by piece, each inside its own containers, so that the
+# lxml tree never holds more than this (as mcecrawl.algorithms.parse.PARSE_CHUNK_BYTES).
+CLEAN_CHUNK_BYTES = PARSE_CHUNK_BYTES
 # Characters below which a cleaning that dropped a boilerplate container around the article is
 # redone without dropping it: Readability.js retries without stripping unlikely candidates under
 # its DEFAULT_CHAR_THRESHOLD, 500.
@@ -190,7 +204,7 @@ class Profile:
     link: np.ndarray  # content characters inside <a>
     punct: np.ndarray  # sentence punctuation outside tags
     depth: np.ndarray  # container depth at the line's start
-    opens: dict  # container depth -> sorted byte offsets of the container tags opening at it
+    opens: tuple  # (sorted depth << 32 | byte offset of every container opening, tag ends)
 
 
 @dataclass
@@ -200,7 +214,7 @@ class Candidate:
     chars: int
     link: int
     punct: int
-    densest: int  # the line at the middle of the region's text: its containers stand for the region's
+    middle: int  # the line at the middle of the region's text: its containers stand for the region
     score: float = 0.0
     boilerplate: bool | None = None  # None: containers not read yet (label_region)
     labelled: bool | None = None
@@ -232,57 +246,72 @@ def line_profile(text: str, *, radius: int = SMOOTHING_RADIUS) -> Profile:
     # <a>, </a> or closing block tag before that start is an <a>.  Links do not nest (an <a>
     # start tag closes an open one, HTML §13.2.6.4.7) and an unclosed one ends with its block
     # (as a cell or paragraph end closes it in a browser), so one <a name> cannot spread.
-    at = np.searchsorted(tag_starts, starts, side="right")
+    at = np.searchsorted(tag_starts, starts, side="right").astype(np.int32)
     ends_link = np.flatnonzero((keys == _A_KEY) | (closing & np.isin(keys, _BLOCK_END_KEYS)))
     last = np.searchsorted(ends_link, at, side="left") - 1  # among the first `at` tags
     if len(ends_link):
         tag = ends_link[np.maximum(last, 0)]
         in_link = (last >= 0) & (keys[tag] == _A_KEY) & ~closing[tag]
+        del tag
     else:
         in_link = np.zeros(len(starts), dtype=bool)
-    link = np.where(in_link, content, 0)
+    del ends_link, last
+    link = np.where(in_link, content, 0).astype(np.int32)
+    del in_link
 
-    # Container depth, over the container tags only.
+    # Container depth, over the container tags only; the openings sorted by (depth, offset) so
+    # that the container around any line at any depth is one binary search (containers()).
     is_box = np.isin(keys, _CONTAINER_KEYS)
-    box_delta = np.where(is_box, np.where(closing, -1, 1), 0)
-    box_depth = np.concatenate(([0], np.cumsum(box_delta)))
+    box_delta = np.where(is_box, np.where(closing, -1, 1), 0).astype(np.int8)
+    box_depth = np.concatenate(([0], np.cumsum(box_delta, dtype=np.int32)))
+    del box_delta
     depth = box_depth[at]
-    opens: dict[int, np.ndarray] = {}
     open_idx = np.flatnonzero(is_box & ~closing)
     open_depth = box_depth[open_idx + 1]
-    for d in np.unique(open_depth):
-        opens[int(d)] = tag_starts[open_idx[open_depth == d]]
+    # One sorted key per opening, depth in the high bits and offset in the low ones: the
+    # container at depth d around offset x is the last key <= (d, x) (one vectorised search).
+    opens = (np.sort(open_depth.astype(np.uint64) << np.uint64(32) | tag_starts[open_idx].astype(np.uint64)),
+             lines.tag_ends)
+    del keys, closing, is_box, box_depth, open_idx, open_depth, at
 
     punct = _punctuation_per_line(arr, lines, kept)
-    return Profile(lines, kept, content, code, smoothed, link, punct, depth, opens)
+    return Profile(lines, kept, content, code, smoothed.astype(np.int32), link, punct, depth, opens)
 
 
 def _punctuation_per_line(arr: np.ndarray, lines: Lines, kept: np.ndarray) -> np.ndarray:
-    """Sentence punctuation outside tags per kept line.  One table lookup finds the candidate
-    bytes; multi-byte marks are checked by their next bytes; a mark is inside a tag when it lies
-    before the end of the tag its line starts with (lines start at tags, R2L §4.1)."""
-    n = len(arr)
-    pos = np.flatnonzero(_PUNCT_FIRST[arr])
-    lead = arr[pos]
-    multi = ~_PUNCT_ASCII[lead]
-    if multi.any():
-        at = pos[multi]
-        b1 = arr[np.minimum(at + 1, n - 1)].astype(np.uint32)
-        b2 = arr[np.minimum(at + 2, n - 1)].astype(np.uint32)
-        key2 = lead[multi].astype(np.uint32) << 8 | b1
-        ok = np.isin(key2, _PUNCT_KEYS2) | np.isin(key2 << 8 | b2, _PUNCT_KEYS3)
-        keep = ~multi
-        keep[np.flatnonzero(multi)[ok]] = True
-        pos = pos[keep]
-    line = np.searchsorted(lines.starts, pos, side="right") - 1
-    k = np.searchsorted(lines.tag_starts, lines.starts)
-    k = np.minimum(k, max(len(lines.tag_starts) - 1, 0))
+    """Sentence punctuation outside tags per kept line.  A table lookup finds the candidate bytes
+    (ASCII marks and the lead bytes of the others), multi-byte marks are checked by their next
+    bytes, and a mark is inside a tag when it lies before the end of the tag its line starts with
+    (lines start at tags, R2L §4.1).  Chunked: Arabic letters share the marks' lead bytes, so the
+    candidates of a whole page would be a page-sized index array."""
+    k = np.minimum(np.searchsorted(lines.tag_starts, lines.starts), max(len(lines.tag_starts) - 1, 0))
     if len(lines.tag_starts):
         head_end = np.where(lines.tag_starts[k] == lines.starts, lines.tag_ends[k], -1)
     else:
         head_end = np.full(len(lines.starts), -1)
-    good = (line >= 0) & (pos > head_end[line]) & ~lines.protected[line]  # none in scripts or comments
-    return np.bincount(np.searchsorted(kept, line[good]), minlength=len(kept)).astype(np.int64)
+    del k
+    found = []
+    n = len(arr)
+    for c in range(0, n, CHUNK_BYTES):
+        window = arr[c:c + CHUNK_BYTES + 2]  # two bytes past the chunk: the rest of a mark
+        pos = np.flatnonzero(_PUNCT_FIRST[window[:CHUNK_BYTES]])
+        lead = window[pos]
+        multi = ~_PUNCT_ASCII[lead]
+        if multi.any():
+            at = pos[multi]
+            b1 = window[np.minimum(at + 1, len(window) - 1)].astype(np.uint32)
+            b2 = window[np.minimum(at + 2, len(window) - 1)].astype(np.uint32)
+            key2 = lead[multi].astype(np.uint32) << 8 | b1
+            ok = np.isin(key2, _PUNCT_KEYS2) | np.isin(key2 << 8 | b2, _PUNCT_KEYS3)
+            keep = ~multi
+            keep[np.flatnonzero(multi)[ok]] = True
+            pos = pos[keep]
+        pos = pos + c
+        line = np.searchsorted(lines.starts, pos, side="right") - 1
+        good = (line >= 0) & (pos > head_end[line]) & ~lines.protected[line]  # none in scripts
+        found.append(np.searchsorted(kept, line[good]).astype(np.int32))
+    marks = np.concatenate(found) if found else np.zeros(0, dtype=np.int32)
+    return np.bincount(marks, minlength=len(kept)).astype(np.int32)
 
 
 def candidate_regions(profile: Profile, *, gap: int = GAP_DEFAULT) -> list[Candidate]:
@@ -322,18 +351,21 @@ def whole_page(profile: Profile) -> Candidate:
 
 
 def containers(profile: Profile, line: int) -> list[tuple[int, bytes]]:
-    """(byte offset, opening tag) of the containers enclosing kept line ``line``, innermost first."""
+    """(byte offset, opening tag) of the containers enclosing kept line ``line``, innermost first;
+    at most :data:`MAX_CONTAINERS` of them."""
     at = int(profile.lines.starts[profile.kept[line]])
-    out = []
-    for d in range(int(profile.depth[line]), 0, -1):
-        starts = profile.opens.get(d)
-        if starts is None:
-            continue
-        i = int(np.searchsorted(starts, at, side="right")) - 1
-        if i >= 0:
-            s = int(starts[i])
-            out.append((s, profile.lines.data[s:profile.lines.data.find(b">", s) + 1]))
-    return out
+    keys, tag_ends = profile.opens
+    top = int(profile.depth[line])
+    depths = np.arange(top, max(top - MAX_CONTAINERS, 0), -1, dtype=np.uint64)
+    if not len(depths) or not len(keys):
+        return []
+    i = np.searchsorted(keys, depths << np.uint64(32) | np.uint64(at), side="right") - 1
+    ok = i >= 0
+    found = keys[i[ok]]
+    found = found[(found >> np.uint64(32)) == depths[ok]] & np.uint64(0xFFFFFFFF)
+    lines, data = profile.lines, profile.lines.data
+    ends = tag_ends[np.searchsorted(lines.tag_starts, found)]
+    return [(int(s), data[int(s):int(e) + 1]) for s, e in zip(found, ends)]
 
 
 def _label(tag: bytes) -> tuple[str, str]:
@@ -364,7 +396,7 @@ def is_labelled(name: str, words: str) -> bool:
 def label_region(profile: Profile, c: Candidate) -> Candidate:
     """Containers of the region's middle line and what their labels say (computed once)."""
     if c.boilerplate is None:
-        c.containers = containers(profile, c.densest)
+        c.containers = containers(profile, c.middle)
         labels = [_label(t) for _, t in c.containers]
         c.boilerplate = any(is_boilerplate(n, w) for n, w in labels)
         c.labelled = any(is_labelled(n, w) for n, w in labels)
@@ -443,20 +475,6 @@ def join_regions(profile: Profile, candidates: list[Candidate], best: Candidate)
     return first, last
 
 
-def trim_to_article(profile: Profile, best: Candidate, first: int, last: int) -> tuple[int, int]:
-    """Cut the region to the container the page labels as the article around ``best`` (if any):
-    lines grouped with it only by the gap (a box after ``</main>``) are not the article."""
-    for off, tag in best.containers:
-        if is_labelled(*_label(tag)):
-            starts = profile.lines.starts[profile.kept]
-            opens = max(int(np.searchsorted(starts, off, side="right")) - 1, 0)
-            level = int(profile.depth[opens])
-            after = np.flatnonzero(profile.depth[best.densest:last + 1] < level)
-            end = best.densest + int(after[0]) if len(after) else last
-            return max(first, opens), end
-    return first, last
-
-
 def close_containers(profile: Profile, first: int, last: int) -> int:
     """Move the region's end to the line closing the container that holds the whole region
     (else the one its last line is in), at most :data:`CLOSE_LINES` further: a short closing
@@ -489,6 +507,21 @@ def clean_region(profile: Profile, first: int, last: int, article: Candidate) ->
 
 
 def _parse_cleaned(profile: Profile, first: int, last: int, keep: set[int]) -> list[str]:
+    """The cleaned blocks of lines ``first..last``, parsed in pieces of at most
+    :data:`CLEAN_CHUNK_BYTES` cut at line starts (memory stays linear and small)."""
+    lines = profile.lines
+    starts = lines.starts[profile.kept]
+    blocks: list[str] = []
+    piece = first
+    while piece <= last:
+        stop = int(np.searchsorted(starts, int(starts[piece]) + CLEAN_CHUNK_BYTES, side="left")) - 1
+        stop = min(max(stop, piece), last)
+        blocks.extend(_parse_piece(profile, piece, stop, keep))
+        piece = stop + 1
+    return blocks
+
+
+def _parse_piece(profile: Profile, first: int, last: int, keep: set[int]) -> list[str]:
     lines, data = profile.lines, profile.lines.data
     a, b = int(lines.starts[profile.kept[first]]), int(lines.ends[profile.kept[last]])
     prefix = [ARTICLE_TAG if off in keep else tag for off, tag in reversed(containers(profile, first)) if off < a]
@@ -499,6 +532,7 @@ def _parse_cleaned(profile: Profile, first: int, last: int, keep: set[int]) -> l
         pos = end
     pieces.append(data[pos:b])
     root = parse_tree(b"".join(prefix + pieces))
+    del pieces
     if root is None:  # libxml2 gave up (nesting past its depth limit): strip tags, lose no text
         return parse_region(data[a:b])
     return _blocks(root)
@@ -661,6 +695,10 @@ def scored_regions(text: str, **params) -> Extraction:
             reason = f"safety net: no region passed ({failed}); used the best-scored region"
     first, last = join_regions(profile, candidates, label_region(profile, best))
     last = close_containers(profile, first, last)
+    if p["headline"] and headline_line is not None and first < headline_line <= last:
+        above = int((profile.content[first:headline_line] - profile.link[first:headline_line]).sum())
+        if above <= ABOVE_HEADLINE_MAX_CHARS:
+            first = headline_line  # text policy: no breadcrumb or kicker above the headline
     blocks = clean_region(profile, first, last, best)
     if p["headline"] and headline:
         key = collapse(headline)

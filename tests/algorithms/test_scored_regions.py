@@ -111,11 +111,11 @@ def test_safety_net_replaces_a_link_only_choice_and_says_so():
 
 
 def test_sanity_check_names_the_failure():
-    c = sr.Candidate(0, 10, chars=100, link=90, punct=0, densest=0)
+    c = sr.Candidate(0, 10, chars=100, link=90, punct=0, middle=0)
     assert "link" in sr.sanity_check(c, 1000, True)
-    c = sr.Candidate(0, 10, chars=100, link=0, punct=0, densest=0)
+    c = sr.Candidate(0, 10, chars=100, link=0, punct=0, middle=0)
     assert sr.sanity_check(c, 1000, True) == "no sentence punctuation"
-    c = sr.Candidate(0, 10, chars=100, link=0, punct=3, densest=0)
+    c = sr.Candidate(0, 10, chars=100, link=0, punct=3, middle=0)
     assert "of the page's text" in sr.sanity_check(c, 100_000, True)
     assert sr.sanity_check(c, 1000, True) == ""
 
@@ -136,7 +136,7 @@ def test_candidate_regions_group_runs_within_gap():
     profile = sr.line_profile(page(paragraphs(ARTICLE) + "<div></div>\n" * 80 + paragraphs(ARTICLE[:1])))
     cands = sr.candidate_regions(profile, gap=30)
     assert len(cands) >= 2
-    assert all(c.first <= c.densest <= c.last for c in cands)
+    assert all(c.first <= c.middle <= c.last for c in cands)
     assert sum(c.chars for c in cands) <= int(profile.content.sum())
 
 
@@ -182,3 +182,15 @@ def test_golden_r2l_arabic_script_pages():
         assert result.text.splitlines()[0] == result.title or result.title is None
     assert len(scores) == 8
     assert min(scores.values()) > 0.85, scores
+
+
+def test_short_text_above_the_headline_is_dropped_long_text_kept():
+    kicker = '<div class="kicker"><span>اقتصاد</span> / <span>انرژی</span></div>'
+    body = f'<article>{kicker}<h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</article>'
+    assert lines_of(mcecrawl.extract(page(body), algorithm="scored_regions")) == [HEADLINE] + ARTICLE
+    # a lead of more than ABOVE_HEADLINE_MAX_CHARS placed before the <h1> in the source stays
+    lead = " ".join(ARTICLE[:3])
+    assert len("".join(lead.split())) > sr.ABOVE_HEADLINE_MAX_CHARS  # characters, spaces not counted
+    body = f'<article><p>{lead}</p><h1>{HEADLINE}</h1>{paragraphs(ARTICLE[3:])}</article>'
+    result = mcecrawl.extract(page(body), algorithm="scored_regions")
+    assert lines_of(result) == [HEADLINE, lead] + ARTICLE[3:]
