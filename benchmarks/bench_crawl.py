@@ -175,7 +175,8 @@ def run(cmd: list[str], env: dict, cwd: Path) -> dict:
 # Components of the crawl process: (label, [functions]); the cumulative time of these entry
 # points, matched on their code objects (the two pipelines' process_item share a name).
 def _components():
-    from mcecrawl import exporters, extraction_worker, middlewares, pipelines
+    from mcecrawl import exporters, middlewares, pipelines
+    from mcecrawl.extraction import pool as extraction_worker
     from mcecrawl.spiders import base
 
     return [

@@ -22,31 +22,17 @@ from scrapy.exceptions import DropItem
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.config import Config
 from mcecrawl.exporters import sanitize
+from mcecrawl.extraction import ExtractionJob, run_job
 from mcecrawl.items import SCHEMA_VERSION
 
 logger = logging.getLogger(__name__)
-
-
-def extract_job(html: str | bytes, algorithm: str, params: dict, url: str | None) -> dict[str, Any]:
-    """Run one extraction; module-level so a worker process can run it.  Plain types out (the
-    frozen ``Extraction`` holds a mappingproxy, which does not pickle)."""
-    import mcecrawl
-
-    t0 = time.perf_counter()
-    try:
-        r = mcecrawl.extract(html, algorithm=algorithm, url=url, **params)
-    except ValueError as e:  # unknown algorithm or parameter: a configuration error
-        return {"text": "", "paragraphs": [], "status": "error", "reason": f"configuration: {e}",
-                "title": None, "params": params, "ms": (time.perf_counter() - t0) * 1000, "config_error": True}
-    return {"text": r.text, "paragraphs": list(r.paragraphs), "status": r.status, "reason": r.reason,
-            "title": r.title, "params": dict(r.params), "ms": (time.perf_counter() - t0) * 1000}
 
 
 class ExtractionPipeline:
     """Main-content extraction with the site's algorithm; statuses counted in ``mcecrawl/items/*``.
 
     With ``MCE_EXTRACTION_WORKERS`` > 0 the extraction runs in that many worker processes
-    (:mod:`mcecrawl.extraction_worker`), so it overlaps with downloading and parsing on another
+    (:mod:`mcecrawl.extraction.pool`), so it overlaps with downloading and parsing on another
     core instead of stalling the crawl's one thread (BENCHMARKS.md); 0 extracts in the crawl process.
     """
 
@@ -64,7 +50,7 @@ class ExtractionPipeline:
 
     async def open_spider(self) -> None:
         if self.workers > 0:
-            from mcecrawl.extraction_worker import WorkerPool
+            from mcecrawl.extraction.pool import WorkerPool
 
             self._pool = WorkerPool(self.workers)
             await self._pool.start()
@@ -102,29 +88,29 @@ class ExtractionPipeline:
         return item
 
     async def _extract(self, adapter: ItemAdapter, html: str) -> None:
-        job = (html, adapter.get("algorithm") or DEFAULT_ALGORITHM, dict(adapter.get("params") or {}),
-               adapter.get("url"))
+        job = ExtractionJob(html, adapter.get("algorithm") or DEFAULT_ALGORITHM, dict(adapter.get("params") or {}),
+                            adapter.get("url"))
         result = None
         if self._pool is not None:
-            from mcecrawl.extraction_worker import WorkerDied
+            from mcecrawl.extraction.pool import WorkerDied
 
             try:
-                result = await self._pool.run(*job)
+                result = await self._pool.run(job)
             except WorkerDied as e:  # e.g. killed for memory: go on in the crawl process
                 logger.error("Extraction worker died (%s); extracting in the crawl process from now on", e)
                 self.stats.inc_value("mcecrawl/extraction/worker_died")
                 self._pool = None
         if result is None:
-            result = extract_job(*job)
-        if result.get("config_error") and job[1] not in self._bad_config:
-            logger.error("Extraction misconfigured (%s %s): %s", job[1], job[2], result["reason"])
-            self._bad_config.add(job[1])
+            result = run_job(job)
+        if result.config_error and job.algorithm not in self._bad_config:
+            logger.error("Extraction misconfigured (%s %s): %s", job.algorithm, job.params, result.reason)
+            self._bad_config.add(job.algorithm)
         # Not int() per item: a 2.7 ms extraction would count as 2 (the totals are per-page costs).
-        self.stats.inc_value("mcecrawl/extraction/ms_total", round(result["ms"], 3))
-        if not adapter.get("title") and result["title"]:
-            adapter["title"] = result["title"]
-        adapter["params"] = result["params"]
-        self._fill(adapter, result["text"], result["paragraphs"], result["status"], result["reason"], result["ms"])
+        self.stats.inc_value("mcecrawl/extraction/ms_total", round(result.ms, 3))
+        if not adapter.get("title") and result.title:
+            adapter["title"] = result.title
+        adapter["params"] = result.params
+        self._fill(adapter, result.text, result.paragraphs, result.status, result.reason, result.ms)
 
     @staticmethod
     def _fill(adapter: ItemAdapter, text: str, paragraphs, status: str, reason: str, ms: float) -> None:

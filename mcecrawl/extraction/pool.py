@@ -1,4 +1,4 @@
-"""Extraction worker processes for the crawl: ``python -m mcecrawl.extraction_worker``.
+"""Extraction worker processes for the crawl: ``python -m mcecrawl.extraction.pool``.
 
 Why not ``concurrent.futures.ProcessPoolExecutor``: its feeder and manager threads take the GIL
 from the crawl's one thread at every submit (measured ~1.5 ms per page, as much as bare Scrapy
@@ -6,8 +6,9 @@ spends on a whole page).  Here the crawl talks to each worker over its stdin/std
 the asyncio event loop Scrapy already runs: no extra thread in the crawl process.  A worker exits
 at end of input, so it also ends when the crawl is killed (its stdin closes).
 
-Frames both ways: 4-byte big-endian length + pickle.  Request ``(job_id, html, algorithm, params,
-url)``; reply ``(job_id, result)`` with ``result`` as :func:`mcecrawl.pipelines.extract_job` gives.
+Frames both ways: 4-byte big-endian length + pickle.  Request ``(job_id, ExtractionJob)``; reply
+``(job_id, ExtractionOutcome)`` (:mod:`mcecrawl.extraction.job`).  Neither side of a worker imports
+Scrapy (tests/test_extraction.py).
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import os
 import pickle
 import struct
 import sys
-from typing import Any
+
+from mcecrawl.extraction.job import ExtractionJob, ExtractionOutcome, run_job
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +45,6 @@ def _read_exact(stream, n: int) -> bytes | None:
 
 
 def main() -> int:
-    from mcecrawl.pipelines import extract_job
-
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     while True:
         header = _read_exact(stdin, _HEADER.size)
@@ -53,13 +53,12 @@ def main() -> int:
         body = _read_exact(stdin, _HEADER.unpack(header)[0])
         if body is None:
             return 0
-        job_id, html, algorithm, params, url = pickle.loads(body)
+        job_id, job = pickle.loads(body)
         try:
-            result = extract_job(html, algorithm, params, url)
+            outcome = run_job(job)
         except Exception as e:  # extract() never raises for pages; keep the worker alive anyway
-            result = {"text": "", "paragraphs": [], "status": "error", "reason": f"worker: {e!r}",
-                      "title": None, "params": params, "ms": 0.0}
-        out = pickle.dumps((job_id, result), protocol=pickle.HIGHEST_PROTOCOL)
+            outcome = ExtractionOutcome.error(job, f"worker: {e!r}")
+        out = pickle.dumps((job_id, outcome), protocol=pickle.HIGHEST_PROTOCOL)
         stdout.write(_HEADER.pack(len(out)) + out)
         stdout.flush()
 
@@ -94,11 +93,11 @@ class WorkerPool:
         if self._started is None:
             self._started = asyncio.get_running_loop().create_future()
             env = dict(os.environ)
-            pkg_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            pkg_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [pkg_parent, env.get("PYTHONPATH")]))
             for i in range(self.n):
                 proc = await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", "mcecrawl.extraction_worker", env=env,
+                    sys.executable, "-m", "mcecrawl.extraction.pool", env=env,
                     stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
                 assert proc.stdin is not None  # stdin=PIPE
                 _widen_pipe(proc.stdin)
@@ -114,11 +113,11 @@ class WorkerPool:
         try:
             while True:
                 size = _HEADER.unpack(await stream.readexactly(_HEADER.size))[0]
-                job_id, result = pickle.loads(await stream.readexactly(size))
+                job_id, outcome = pickle.loads(await stream.readexactly(size))
                 fut, _ = self._pending.pop(job_id)
                 self._load[i] -= 1
                 if not fut.done():
-                    fut.set_result(result)
+                    fut.set_result(outcome)
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         for job_id, (fut, w) in list(self._pending.items()):  # fail what this worker still owed
@@ -128,7 +127,7 @@ class WorkerPool:
                     fut.set_exception(WorkerDied(f"extraction worker {i} ended"))
         self._load[i] = 1 << 30  # never pick it again
 
-    async def run(self, html: str | bytes, algorithm: str, params: dict, url: str | None) -> dict[str, Any]:
+    async def run(self, job: ExtractionJob) -> ExtractionOutcome:
         await self.start()
         i = min(range(self.n), key=self._load.__getitem__)
         if self._load[i] >= 1 << 30:
@@ -137,7 +136,7 @@ class WorkerPool:
         fut = asyncio.get_running_loop().create_future()
         self._pending[job_id] = (fut, i)
         self._load[i] += 1
-        body = pickle.dumps((job_id, html, algorithm, params, url), protocol=pickle.HIGHEST_PROTOCOL)
+        body = pickle.dumps((job_id, job), protocol=pickle.HIGHEST_PROTOCOL)
         stdin = self._procs[i].stdin
         assert stdin is not None  # started with stdin=PIPE
         try:
@@ -161,6 +160,8 @@ class WorkerPool:
         for task in self._readers:
             task.cancel()
 
+
+__all__ = ["PIPE_BYTES", "WorkerDied", "WorkerPool", "main"]
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -1,0 +1,50 @@
+"""One extraction: a frozen job in, a frozen outcome out, plain picklable types (a worker process runs
+it too; the algorithms' ``Extraction`` holds a mappingproxy, which does not pickle).  Imports no Scrapy
+module (tests/test_extraction.py)."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ExtractionJob:
+    html: str | bytes  # the decoded page (str) or its bytes
+    algorithm: str
+    params: dict[str, Any] = field(default_factory=dict)
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class ExtractionOutcome:
+    text: str
+    paragraphs: list[str]
+    status: str
+    reason: str
+    title: str | None
+    params: dict[str, Any]  # the parameters the algorithm used (its defaults filled in)
+    ms: float
+    config_error: bool = False  # unknown algorithm or parameter: the site profile is wrong
+
+    @classmethod
+    def error(cls, job: ExtractionJob, reason: str, ms: float = 0.0, *, config_error: bool = False
+              ) -> ExtractionOutcome:
+        return cls("", [], "error", reason, None, job.params, ms, config_error)
+
+
+def run_job(job: ExtractionJob) -> ExtractionOutcome:
+    """Run ``job`` with :func:`mcecrawl.extract`; a configuration error is an outcome, not an exception."""
+    from mcecrawl.algorithms import extract
+
+    t0 = time.perf_counter()
+    try:
+        r = extract(job.html, algorithm=job.algorithm, url=job.url, **job.params)
+    except ValueError as e:  # unknown algorithm or parameter: a configuration error
+        return ExtractionOutcome.error(job, f"configuration: {e}", (time.perf_counter() - t0) * 1000,
+                                       config_error=True)
+    return ExtractionOutcome(r.text, list(r.paragraphs), r.status, r.reason, r.title, dict(r.params),
+                             (time.perf_counter() - t0) * 1000)
+
+
+__all__ = ["ExtractionJob", "ExtractionOutcome", "run_job"]
