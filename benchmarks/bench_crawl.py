@@ -213,7 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--articles", type=int, default=2000)
     ap.add_argument("--size-kb", type=int, nargs=2, default=(100, 500))
-    ap.add_argument("--algorithm", default="dana", help="extraction algorithm of the generated profile")
+    ap.add_argument("--algorithm", default="scored_regions",
+                    help="extraction algorithm of the generated profile (default: the project's default)")
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--repeat", type=int, default=2, help="runs of each crawl, alternating (the best is kept)")
     ap.add_argument("--no-bare", action="store_true", help="only the full crawl (memory runs)")
