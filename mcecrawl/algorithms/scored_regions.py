@@ -39,6 +39,7 @@ References
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 
@@ -274,44 +275,57 @@ def line_profile(text: str, *, radius: int = SMOOTHING_RADIUS) -> Profile:
              lines.tag_ends)
     del keys, closing, is_box, box_depth, open_idx, open_depth, at
 
-    punct = _punctuation_per_line(arr, lines, kept)
+    punct = _punctuation_per_line(arr, lines, kept, content)
     return Profile(lines, kept, content, code, smoothed.astype(np.int32), link, punct, depth, opens)
 
 
-def _punctuation_per_line(arr: np.ndarray, lines: Lines, kept: np.ndarray) -> np.ndarray:
-    """Sentence punctuation outside tags per kept line.  A table lookup finds the candidate bytes
-    (ASCII marks and the lead bytes of the others), multi-byte marks are checked by their next
-    bytes, and a mark is inside a tag when it lies before the end of the tag its line starts with
-    (lines start at tags, R2L §4.1).  Chunked: Arabic letters share the marks' lead bytes, so the
-    candidates of a whole page would be a page-sized index array."""
-    k = np.minimum(np.searchsorted(lines.tag_starts, lines.starts), max(len(lines.tag_starts) - 1, 0))
-    if len(lines.tag_starts):
-        head_end = np.where(lines.tag_starts[k] == lines.starts, lines.tag_ends[k], -1)
-    else:
-        head_end = np.full(len(lines.starts), -1)
-    del k
-    found = []
+def _punctuation_per_line(arr: np.ndarray, lines: Lines, kept: np.ndarray, content: np.ndarray) -> np.ndarray:
+    """Sentence punctuation in the text of each kept line (after the tag it starts with, R2L
+    §4.1).  Only the text of lines with content is read, chunk by chunk: a table lookup finds the
+    candidate bytes (ASCII marks, the lead bytes of the others) and multi-byte marks are checked
+    by their next bytes."""
     n = len(arr)
-    for c in range(0, n, CHUNK_BYTES):
-        window = arr[c:c + CHUNK_BYTES + 2]  # two bytes past the chunk: the rest of a mark
-        pos = np.flatnonzero(_PUNCT_FIRST[window[:CHUNK_BYTES]])
-        lead = window[pos]
+    rows = np.flatnonzero(content > 0)
+    line_starts = lines.starts[kept[rows]]
+    k = np.minimum(np.searchsorted(lines.tag_starts, line_starts), max(len(lines.tag_starts) - 1, 0))
+    if len(lines.tag_starts):
+        text_starts = np.where(lines.tag_starts[k] == line_starts, lines.tag_ends[k] + 1, line_starts)
+    else:
+        text_starts = line_starts
+    text_ends = lines.ends[kept[rows]]
+    lengths = np.maximum(text_ends - text_starts, 0).astype(np.int64)
+    out = np.zeros(len(kept), dtype=np.int32)
+    bounds = np.concatenate(([0], np.cumsum(lengths)))
+    # Rows in groups of about CHUNK_BYTES of text: the gathered bytes stay small on any page.
+    cuts = np.unique(np.minimum(np.searchsorted(bounds, np.arange(0, int(bounds[-1]) + CHUNK_BYTES, CHUNK_BYTES)),
+                                len(lengths)))
+    cuts = np.concatenate(([0], cuts[cuts > 0])) if len(cuts) and cuts[0] != 0 else cuts
+    for r0, r1 in zip(cuts[:-1], cuts[1:]):
+        if r1 <= r0:
+            continue
+        lens = lengths[r0:r1]
+        total = int(lens.sum())
+        if not total:
+            continue
+        # Byte offsets of the rows' text, concatenated, and the row each belongs to.
+        row_of = np.repeat(np.arange(r0, r1), lens)
+        idx = np.arange(total, dtype=np.int64) - np.repeat(bounds[r0:r1] - bounds[r0], lens) + \
+            np.repeat(text_starts[r0:r1].astype(np.int64), lens)
+        vals = arr[idx]
+        hit = np.flatnonzero(_PUNCT_FIRST[vals])
+        lead = vals[hit]
         multi = ~_PUNCT_ASCII[lead]
         if multi.any():
-            at = pos[multi]
-            b1 = window[np.minimum(at + 1, len(window) - 1)].astype(np.uint32)
-            b2 = window[np.minimum(at + 2, len(window) - 1)].astype(np.uint32)
+            at = idx[hit[multi]]
+            b1 = arr[np.minimum(at + 1, n - 1)].astype(np.uint32)
+            b2 = arr[np.minimum(at + 2, n - 1)].astype(np.uint32)
             key2 = lead[multi].astype(np.uint32) << 8 | b1
             ok = np.isin(key2, _PUNCT_KEYS2) | np.isin(key2 << 8 | b2, _PUNCT_KEYS3)
             keep = ~multi
             keep[np.flatnonzero(multi)[ok]] = True
-            pos = pos[keep]
-        pos = pos + c
-        line = np.searchsorted(lines.starts, pos, side="right") - 1
-        good = (line >= 0) & (pos > head_end[line]) & ~lines.protected[line]  # none in scripts
-        found.append(np.searchsorted(kept, line[good]).astype(np.int32))
-    marks = np.concatenate(found) if found else np.zeros(0, dtype=np.int32)
-    return np.bincount(marks, minlength=len(kept)).astype(np.int32)
+            hit = hit[keep]
+        np.add.at(out, rows[row_of[hit]], 1)
+    return out
 
 
 def candidate_regions(profile: Profile, *, gap: int = GAP_DEFAULT) -> list[Candidate]:
@@ -368,6 +382,7 @@ def containers(profile: Profile, line: int) -> list[tuple[int, bytes]]:
     return [(int(s), data[int(s):int(e) + 1]) for s, e in zip(found, ends)]
 
 
+@functools.lru_cache(maxsize=4096)  # a page's regions share most of their ancestors
 def _label(tag: bytes) -> tuple[str, str]:
     """(tag name, "class id role itemprop" words) of an opening tag."""
     m = re.match(rb"<([A-Za-z][A-Za-z0-9]*)", tag)
@@ -376,6 +391,7 @@ def _label(tag: bytes) -> tuple[str, str]:
     return name, words
 
 
+@functools.lru_cache(maxsize=4096)
 def is_boilerplate(name: str, words: str) -> bool:
     """Readability's test (``_grabArticle``): an unlikely word not redeemed by a candidate
     word, or an unlikely ARIA role; plus HTML's nav/aside/footer."""
@@ -388,6 +404,7 @@ def is_boilerplate(name: str, words: str) -> bool:
     return bool(UNLIKELY.search(words) and not MAYBE_CANDIDATE.search(words))
 
 
+@functools.lru_cache(maxsize=4096)
 def is_labelled(name: str, words: str) -> bool:
     """A container the page itself labels as its article: <article>, <main>, articleBody."""
     return name in ("article", "main") or "articlebody" in words.lower() or "main" in words.lower().split()
