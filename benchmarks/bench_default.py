@@ -29,18 +29,17 @@ sys.path.insert(0, str(ROOT))
 import mcecrawl  # noqa: E402
 from mcecrawl.algorithms import scored_regions as sr  # noqa: E402
 from mcecrawl.encoding import decode  # noqa: E402
-from mcecrawl.evaluation import load_dataset  # noqa: E402
+from mcecrawl.evaluation import gate, load_dataset  # noqa: E402
 from mcecrawl.evaluation.metrics import fold, lcs_f1, snippet_score  # noqa: E402
 from mcecrawl.evaluation.peers import available_peers, run_peer  # noqa: E402
+from mcecrawl.evaluation.runner import script_of  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 SETS = ("r2l", "scrapinghub_aeb", "readability_mozilla", "chinese_wce", "trafilatura_eval")
-ARABIC_SCRIPT = ("ar", "fa", "ur", "ps")
 GROUPS = ("r2l Arabic-script", "r2l Hebrew", "scrapinghub_aeb", "readability_mozilla", "chinese_wce",
           "trafilatura_eval")
-# Sets where whole-page misses are counted (the issue's gate).
+# Sets where whole-page misses are counted, with the gate's thresholds (gate.MISS_F1, MISS_PEER_F1).
 MISS_GROUPS = ("r2l Arabic-script", "scrapinghub_aeb", "chinese_wce")
-MISS_F1, MISS_PEER_F1 = 0.5, 0.8
 ALGORITHMS = ("scored_regions", "dana", "danag", "xpath_blocks")
 PEERS = ("trafilatura", "trafilatura_precision", "readability", "resiliparse", "justext")
 
@@ -74,7 +73,7 @@ class Page:
         if self.dataset == "r2l":
             if self.kind != "full":
                 return "r2l snippets"
-            return "r2l Arabic-script" if self.lang in ARABIC_SCRIPT else "r2l Hebrew"
+            return "r2l Arabic-script" if script_of(self.lang) == "arabic-script" else "r2l Hebrew"
         return self.dataset
 
     def score(self, text: str) -> float:
@@ -115,7 +114,7 @@ def misses(pages, results, peers: dict) -> int:
     for pg in pages:
         key = pg.dataset + "/" + pg.id
         best = max((r[key][0] for r in peers.values()), default=0.0)
-        n += pg.group in MISS_GROUPS and results[key][0] < MISS_F1 and best >= MISS_PEER_F1
+        n += pg.group in MISS_GROUPS and results[key][0] < gate.MISS_F1 and best >= gate.MISS_PEER_F1
     return n
 
 
@@ -271,13 +270,11 @@ def pin_peers(args, pages) -> None:
     only for r2l) where the best peer reaches the miss threshold against the gate's gold."""
     import json
 
-    from mcecrawl.evaluation import gate
-
     baseline = gate.load_baseline(gate.DEFAULT_BASELINE)
     peer_ok: dict[str, list[str]] = {}
     for name in ("r2l", "scrapinghub_aeb", "chinese_wce"):
         for p in load_dataset(DATA / name):
-            if p.gold_kind != "full" or (name == "r2l" and p.lang not in ARABIC_SCRIPT):
+            if p.gold_kind != "full" or (name == "r2l" and script_of(p.lang) != "arabic-script"):
                 continue
             best = max(lcs_f1(run_peer(peer, p.text, p.url, p.lang).text, p.gold).f1 for peer in PEERS)
             if best >= gate.MISS_PEER_F1:

@@ -63,9 +63,10 @@ def profile(first: int, last: int, content: np.ndarray, code: np.ndarray, smooth
 
 
 def result(algorithm: str, params: Mapping[str, Any], text: str, paragraphs: list[str],
-           region: Region | None, *, empty_reason: str = "") -> Extraction:
-    """An ``ok`` Extraction, or ``empty`` with ``empty_reason`` when no paragraph was found."""
-    title = find_title(text)
+           region: Region | None, *, empty_reason: str = "", title: str | None = None) -> Extraction:
+    """An ``ok`` Extraction, or ``empty`` with ``empty_reason`` when no paragraph was found;
+    ``title`` when the algorithm found it already, else :func:`find_title` of the page."""
+    title = title or find_title(text)
     if not paragraphs:
         return Extraction("", (), algorithm, params, status="empty",
                           reason=empty_reason or "the selected region holds no text", title=title, region=region)

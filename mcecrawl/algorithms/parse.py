@@ -100,16 +100,9 @@ def parse_region(source: str | bytes) -> list[str]:
     """
     if not source.strip():
         return []
-    parser = _BYTES_PARSER if isinstance(source, bytes) else _PARSER
-    try:
-        root = etree.fromstring(source, parser)
-    except (etree.ParserError, ValueError):
-        root = None
-    if root is None or any(_DEPTH_ERROR in e.message for e in parser.error_log):
-        if isinstance(source, bytes):
-            source = source.decode("utf-8", errors="replace")
-        return _strip_tags(source)
-    etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
+    root = parse_tree(source)
+    if root is None:
+        return _strip_tags(source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source)
     return _paragraphs(root)
 
 
@@ -121,8 +114,7 @@ def _paragraphs(root) -> list[str]:
     current: list[str] = []
 
     def flush():
-        line = "".join(current)
-        line = _collapse(line.replace("\ufeff", "") if "\ufeff" in line else line)
+        line = collapse("".join(current))
         current.clear()
         if any(c.isalnum() for c in line):  # a lone "|" or "-" separator is not a paragraph
             out.append(line)
@@ -181,17 +173,22 @@ def _clean(fragment: str) -> str | None:
     return _collapse(html.unescape(_TAG.sub(" ", fragment))) or None
 
 
+def _og_title(head: str) -> str | None:
+    """og:title / twitter:title of the page's head, cleaned, or None."""
+    m = _META_TITLE.search(head)
+    c = _CONTENT_ATTR.search(m.group()) if m else None
+    return _clean(c.group(1) or c.group(2) or "") if c else None
+
+
 def find_title(page: str) -> str | None:
     """Title of the page: og:title / twitter:title, else the first ``<h1>``, else ``<title>``.
 
     The Open Graph title is the headline without the site name that ``<title>`` usually adds.
     """
     head = page[:TITLE_WINDOW_CHARS]
-    m = _META_TITLE.search(head)
-    if m:
-        c = _CONTENT_ATTR.search(m.group())
-        if c and _clean(c.group(1) or c.group(2) or ""):
-            return _clean(c.group(1) or c.group(2))
+    og = _og_title(head)
+    if og:
+        return og
     for pattern in (_H1, _TITLE):
         m = pattern.search(head)
         if m and _clean(m.group(1)):
@@ -204,16 +201,18 @@ def collapse(text: str) -> str:
     return _collapse(text.replace("\ufeff", "") if "\ufeff" in text else text)
 
 
-def parse_tree(source: bytes):
-    """The lxml tree of a region's UTF-8 bytes with scripts, styles and widgets removed, or
-    None when libxml2 gave up (callers fall back to :func:`parse_region`'s tag stripping)."""
+def parse_tree(source: str | bytes):
+    """The lxml tree of a region (``str``, or UTF-8 bytes) with scripts, styles and widgets
+    removed, or None when it is blank or libxml2 gave up on it (nesting past its depth limit);
+    :func:`parse_region` then strips tags instead."""
     if not source.strip():
         return None
+    parser = _BYTES_PARSER if isinstance(source, bytes) else _PARSER
     try:
-        root = etree.fromstring(source, _BYTES_PARSER)
+        root = etree.fromstring(source, parser)
     except (etree.ParserError, ValueError):
         return None
-    if root is None or any(_DEPTH_ERROR in e.message for e in _BYTES_PARSER.error_log):
+    if root is None or any(_DEPTH_ERROR in e.message for e in parser.error_log):
         return None
     etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
     return root
@@ -225,16 +224,8 @@ _H1_BYTES = re.compile(rb"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
 def page_titles(page: str) -> list[str]:
     """The titles a page declares for itself: og:title / twitter:title, then ``<title>``."""
     head = page[:TITLE_WINDOW_CHARS]
-    found: list[str | None] = []
-    m = _META_TITLE.search(head)
-    if m:
-        c = _CONTENT_ATTR.search(m.group())
-        if c:
-            found.append(_clean(c.group(1) or c.group(2) or ""))
     m = _TITLE.search(head)
-    if m:
-        found.append(_clean(m.group(1)))
-    return [t for t in found if t]
+    return [t for t in (_og_title(head), _clean(m.group(1)) if m else None) if t]
 
 
 def h1_headings(data: bytes) -> list[tuple[int, str]]:

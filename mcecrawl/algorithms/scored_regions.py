@@ -721,5 +721,5 @@ def scored_regions(text: str, **params) -> Extraction:
         key = collapse(headline)
         blocks = [key] + [b for b in blocks if b != key]
     region = common.profile(first, last, profile.content, profile.code, profile.smoothed)
-    result = common.result(NAME, p, text, blocks, region)
-    return replace(result, reason=reason if result.ok else result.reason, title=headline or result.title)
+    result = common.result(NAME, p, text, blocks, region, title=headline)
+    return replace(result, reason=reason) if reason and result.ok else result

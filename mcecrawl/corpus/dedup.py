@@ -129,6 +129,26 @@ class DedupResult:
     previous_content_sha1: str | None = None  # same URL, another text: the previous text's hash
 
 
+def copy_of(first_url: str, kind: str, similarity: float, first_site: str | None, site: str | None,
+            **extra) -> DedupResult:
+    """A text whose first copy is ``first_url``; cross-site when that copy came from another site."""
+    return DedupResult(first_url, kind, similarity, first_site, bool(site and first_site and site != first_site),
+                       **extra)
+
+
+def unchanged(url: str, sha1: str, seen_sha1: str | None, seen_since: str | None, first_url: str | None,
+              first_site: str | None, site: str | None) -> DedupResult | None:
+    """The re-crawl rule every store applies, or None when it does not apply: ``url`` has the same
+    text as when last seen (``seen_*``: that URL's record; ``first_*``: the first copy of this
+    text), so it is ``unchanged_since`` then, and a duplicate only of another URL's first copy."""
+    same = seen_sha1 == sha1 if seen_sha1 is not None else first_url == url
+    if not same:
+        return None
+    if first_url is not None and first_url != url:  # this URL's text was a copy of another all along
+        return copy_of(first_url, "exact", 1.0, first_site, site, unchanged_since=seen_since)
+    return DedupResult(unchanged_since=seen_since)
+
+
 class DedupStore:
     """First-seen texts of a corpus: SHA-1 table + MinHash signatures, in one SQLite file.
 
@@ -223,17 +243,15 @@ class DedupStore:
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         seen = self._db.execute("SELECT sha1, content_sha1, first_seen FROM urls WHERE url = ?", (url,)).fetchone()
         row = self._db.execute("SELECT url, site FROM docs WHERE sha1 = ?", (sha1,)).fetchone()
-        if seen is not None and seen[0] == sha1 or seen is None and row and row[0] == url:
+        verdict = unchanged(url, sha1, seen[0] if seen else None, seen[2] if seen else None,
+                            row[0] if row else None, row[1] if row else None, site)
+        if verdict is not None:
             if record:
                 self._remember_url(url, sha1, content_sha1, seen[2] if seen else now, now)
                 self._pending += 1
                 if self._pending >= COMMIT_EVERY:
                     self.commit()
-            since = seen[2] if seen else None
-            if row and row[0] != url:  # this URL's text was a copy of another document all along
-                return DedupResult(row[0], "exact", 1.0, row[1], bool(site and row[1] and site != row[1]),
-                                   unchanged_since=since)
-            return DedupResult(unchanged_since=since)
+            return verdict
         previous = (seen[1] or seen[0]) if seen is not None else None
         result = self._copy_of(sha1, text_norm, url, site, row, record)
         if record:
@@ -250,7 +268,7 @@ class DedupStore:
     def _copy_of(self, sha1: str, text_norm: str, url: str, site: str | None, row, record: bool) -> DedupResult:
         """The first copy of ``text_norm`` at another URL (exact, then near), recording new texts."""
         if row and row[0] != url:
-            return DedupResult(row[0], "exact", 1.0, row[1], bool(site and row[1] and site != row[1]))
+            return copy_of(row[0], "exact", 1.0, row[1], site)
         sig = None
         if len(text_norm) >= self.min_chars:
             sig = signature(text_norm, self.num_perm)
@@ -262,8 +280,7 @@ class DedupStore:
                     best_id, best = doc_id, sim
             if best_id is not None and best >= self.threshold:
                 first_url, first_site = self._doc(best_id)
-                return DedupResult(first_url, "near", best, first_site,
-                                   bool(site and first_site and site != first_site))
+                return copy_of(first_url, "near", best, first_site, site)
         if record and row is None:
             cur = self._db.execute(
                 "INSERT INTO docs (sha1, url, site, sig, chars, first_seen) VALUES (?, ?, ?, ?, ?, ?)",

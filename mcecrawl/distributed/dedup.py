@@ -28,8 +28,10 @@ from mcecrawl.corpus.dedup import (
     NEAR_DUP_THRESHOLD,
     NUM_PERM,
     DedupResult,
+    copy_of,
     estimate_jaccard,
     signature,
+    unchanged,
 )
 
 # Longest a holder may keep the lock: a check takes ~1 ms (BENCHMARKS.md), and a killed holder's
@@ -92,15 +94,13 @@ class RedisDedupStore:
             seen, row, *buckets = pipe.execute()
             seen = json.loads(seen) if seen else None
             first = json.loads(row) if row else None
-            if seen is not None and seen["sha1"] == sha1 or seen is None and first and first["url"] == url:
-                since = seen["first_seen"] if seen else None
+            since = seen["first_seen"] if seen else None
+            verdict = unchanged(url, sha1, seen["sha1"] if seen else None, since,
+                                first["url"] if first else None, first["site"] if first else None, site)
+            if verdict is not None:
                 if record:
                     self._remember(url, sha1, content_sha1, since or now)
-                if first and first["url"] != url:  # this URL's text was a copy of another all along
-                    return DedupResult(first["url"], "exact", 1.0, first["site"],
-                                       bool(site and first["site"] and site != first["site"]),
-                                       unchanged_since=since)
-                return DedupResult(unchanged_since=since)
+                return verdict
             previous = (seen.get("content_sha1") or seen["sha1"]) if seen is not None else None
             result = self._copy_of(sha1, sig, bands, buckets, first, url, site, record)
             if record:
@@ -110,8 +110,7 @@ class RedisDedupStore:
     def _copy_of(self, sha1, sig, bands, buckets, first, url, site, record) -> DedupResult:
         """The first copy of the text at another URL (exact, then near), recording a new text."""
         if first and first["url"] != url:
-            return DedupResult(first["url"], "exact", 1.0, first["site"],
-                               bool(site and first["site"] and site != first["site"]))
+            return copy_of(first["url"], "exact", 1.0, first["site"], site)
         cands = sorted(set().union(*buckets)) if buckets else []
         if cands:
             best, best_first = 0.0, None
@@ -124,8 +123,7 @@ class RedisDedupStore:
                 if sim > best:
                     best, best_first = sim, other
             if best_first is not None and best >= self.threshold:
-                return DedupResult(best_first["url"], "near", best, best_first["site"],
-                                   bool(site and best_first["site"] and site != best_first["site"]))
+                return copy_of(best_first["url"], "near", best, best_first["site"], site)
         if record and first is None:
             pipe = self.server.pipeline()  # MULTI/EXEC: one round trip, and countable in MONITOR
             pipe.hset(self._docs, sha1, json.dumps({"url": url, "site": site}))
