@@ -1,7 +1,7 @@
 """The one item mcecrawl writes: an article page with its main content (schema in
 ``mcecrawl/schema/item.schema.json``; bump :data:`SCHEMA_VERSION` when a field changes meaning).
 
-Design: the spider yields an :class:`ArticleItem` that carries the decoded page in ``html`` plus
+Design: the spider yields an :class:`ArticleItem` that carries the page as UTF-8 bytes in ``html`` plus
 what the page itself says (title, dates, authors from JSON-LD/meta) and the encoding provenance;
 :class:`mcecrawl.pipelines.ExtractionPipeline` runs the site's extraction algorithm, fills the
 content fields and removes ``html`` (so raw markup never reaches the feed).  Keeping extraction out
@@ -59,6 +59,6 @@ class ArticleItem(scrapy.Item):
     calendar = scrapy.Field()  # calendar published_raw was written in: gregorian | jalali | hijri
     published_source = scrapy.Field()  # jsonld | meta | time | raw | text
     warc_record_id = scrapy.Field()  # WARC-Record-ID of the archived response (MCE_WARC_ENABLED)
-    # internal: the page — decoded text, or its UTF-8 bytes once the encoding middleware has
-    # normalised it (they decode to the same text) — consumed and removed by ExtractionPipeline
+    # internal: the page as UTF-8 bytes (always; the encoding middleware's output, or the spider's
+    # own decoding encoded) — consumed and removed by ExtractionPipeline
     html = scrapy.Field()

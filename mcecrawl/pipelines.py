@@ -1,12 +1,12 @@
 """Item pipelines.  ``ExtractionPipeline`` comes first, then corpus quality and the search index (docs/architecture.md).
 
-ExtractionPipeline: the spider yields an :class:`~mcecrawl.items.ArticleItem` with the decoded
-page in ``html`` and the site profile's ``algorithm``/``params``; this runs
-:func:`mcecrawl.extract`, fills ``text``/``paragraphs``/``status``/``reason``/``content_sha1``/
-``extraction_ms``, and drops ``html``.  Empty and failed extractions are written with their status
-and reason (``MCE_REJECTS_FEED`` can route them to a separate feed), never dropped silently; a
-canonical URL already written in this crawl (or in an earlier run of the same JOBDIR) is dropped as
-a duplicate.
+ExtractionPipeline: the spider yields an :class:`~mcecrawl.items.ArticleItem` with the page as
+UTF-8 bytes in ``html`` and the site profile's ``algorithm``/``params``; this turns it into an
+:class:`~mcecrawl.extraction.ExtractionJob`, runs it, fills ``text``/``paragraphs``/``status``/
+``reason``/``content_sha1``/``extraction_ms`` from the outcome, and drops ``html``.  Empty and failed
+extractions are written with their status and reason (``MCE_REJECTS_FEED`` can route them to a
+separate feed), never dropped silently.  URL de-duplication is the spider's
+(:class:`mcecrawl.spiders.base.SeenURLs`), not this pipeline's.
 """
 from __future__ import annotations
 
@@ -40,7 +40,6 @@ class ExtractionPipeline:
         self.crawler = crawler
         self.stats = crawler.stats
         self.workers = Config.from_settings(crawler.settings).extraction_workers
-        self.written: set[str | None] = set()
         self._bad_config: set[str] = set()
         self._pool = None
 
@@ -60,35 +59,26 @@ class ExtractionPipeline:
             await self._pool.close()
             self._pool = None
 
-    def _done_before(self, canonical_url: str | None) -> bool:
-        from mcecrawl.extensions import DoneRecord
-
-        record = self.crawler.get_extension(DoneRecord)
-        return record is not None and record.contains(canonical_url)
-
     async def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
-        canon = adapter.get("canonical_url") or adapter.get("url")
-        if canon in self.written or self._done_before(canon):
-            self.stats.inc_value("mcecrawl/items/duplicate_dropped")
-            raise DropItem(f"already written: {canon}")
-        self.written.add(canon)  # before any await: a second copy in flight is a duplicate too
-        html = adapter.get("html") or ""
+        page = adapter.get("html") or b""
+        if isinstance(page, str):  # a spider of another project: the item's page is UTF-8 bytes
+            page = page.encode("utf-8", "replace")
         if "html" in adapter:
             del adapter["html"]
         adapter.setdefault("schema_version", SCHEMA_VERSION)
         if adapter.get("status") in ("blocked", "not_article"):  # judged by the spider: nothing to extract
             self._fill(adapter, "", (), adapter["status"], adapter.get("reason") or "", 0.0)
         else:
-            await self._extract(adapter, html)
+            await self._extract(adapter, page)
         status = adapter["status"]
         self.stats.inc_value(f"mcecrawl/items/status/{status}")
         if status != "ok":
             logger.info("%s: %s (%s)", status, adapter.get("url"), adapter.get("reason"))
         return item
 
-    async def _extract(self, adapter: ItemAdapter, html: str) -> None:
-        job = ExtractionJob(html, adapter.get("algorithm") or DEFAULT_ALGORITHM, dict(adapter.get("params") or {}),
+    async def _extract(self, adapter: ItemAdapter, page: bytes) -> None:
+        job = ExtractionJob(page, adapter.get("algorithm") or DEFAULT_ALGORITHM, dict(adapter.get("params") or {}),
                             adapter.get("url"))
         result = None
         if self._pool is not None:

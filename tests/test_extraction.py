@@ -13,7 +13,7 @@ from mcecrawl.extraction.pool import WorkerPool
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ("<html><head><title>خبر</title></head><body><nav>خانه | ورزش | سیاست</nav><article><h1>خبر</h1>"
         + "".join(f"<p>این پاراگراف شماره {i} از متن اصلی خبر است و به اندازه کافی طولانی است.</p>" for i in range(8))
-        + "</article><footer>حق نشر</footer></body></html>")
+        + "</article><footer>حق نشر</footer></body></html>").encode("utf-8")  # a job's page: UTF-8 bytes
 
 
 def test_run_job_gives_a_plain_outcome():
@@ -27,6 +27,20 @@ def test_configuration_errors_are_outcomes():
     outcome = run_job(ExtractionJob(PAGE, "no_such_algorithm", {"P": 3}))
     assert (outcome.status, outcome.config_error, outcome.params) == ("error", True, {"P": 3})
     assert outcome.reason.startswith("configuration: ")
+
+
+def test_the_page_is_not_decoded_again(monkeypatch):
+    """The crawl's page is UTF-8 already (the encoding middleware's output): the job reads it as
+    such, without the encoding detection a page of unknown bytes goes through."""
+    import mcecrawl.encoding
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("decoded again")
+
+    monkeypatch.setattr(mcecrawl.encoding, "decode", refuse)
+    for name in ("scored_regions", "dana"):
+        outcome = run_job(ExtractionJob(PAGE, name))
+        assert outcome.status == "ok" and "پاراگراف شماره 3" in outcome.text, outcome.reason
 
 
 def test_the_pool_returns_what_run_job_returns():

@@ -7,7 +7,6 @@ import json
 from collections import Counter
 
 import pytest
-from scrapy.exceptions import DropItem
 
 from mcecrawl.exporters import AcceptedItems, RejectedItems, SafeJsonLinesItemExporter, dumps_line, sanitize
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
@@ -124,11 +123,10 @@ def test_not_article_item_is_not_extracted(pipeline):
     assert pipeline.stats["mcecrawl/items/status/not_article"] == 1
 
 
-def test_second_copy_of_a_canonical_url_dropped(pipeline):
-    pipeline.process_item(_item())
-    with pytest.raises(DropItem):
-        pipeline.process_item(_item(url="https://x.example/a/1.amp"))
-    assert pipeline.stats["mcecrawl/items/duplicate_dropped"] == 1
+def test_pages_as_str_and_as_utf8_bytes_give_the_same_item(pipeline):
+    as_str = pipeline.process_item(_item(html=PAGE))
+    as_bytes = pipeline.process_item(_item(html=PAGE.encode("utf-8")))
+    assert as_bytes["text"] == as_str["text"] and as_bytes["status"] == "ok"
 
 
 def test_sanitize_drops_surrogates_and_controls_keeps_text():

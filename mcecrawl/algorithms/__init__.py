@@ -20,6 +20,9 @@ logger = logging.getLogger(__name__)
 # Every algorithm the project knows, in the order the CLI lists them.
 ALGORITHM_NAMES = ("scored_regions", "dana", "danag", "r2l", "xpath_blocks")
 DEFAULT_ALGORITHM = "scored_regions"
+# Algorithms that read a page's UTF-8 bytes as they are (their line split works on bytes): a crawl's
+# page, UTF-8 already, reaches them without a decode and a re-encode (~0.5 ms per 300 KB page).
+UTF8_READERS = frozenset({"scored_regions"})
 
 # Sniffing of non-HTML bytes: magic numbers of the formats a crawler meets instead of a page
 # (PNG, PDF, gzip, zip, GIF, JPEG, WebP/RIFF, bzip2, 7z, zstd, xz, ELF).
@@ -87,7 +90,7 @@ def sniff_binary(body: bytes) -> str | None:
 
 
 def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str | None = None,
-            content_type: str | None = None, **params: Any) -> Extraction:
+            content_type: str | None = None, utf8: bool = False, **params: Any) -> Extraction:
     """Extract the main content of one page.
 
     Parameters
@@ -100,6 +103,9 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
         The page's address (kept for algorithms and callers that log it).
     content_type : str, optional
         HTTP Content-Type header, whose charset guides decoding.
+    utf8 : bool
+        ``html`` is bytes known to be valid UTF-8 (a crawled page after the encoding middleware):
+        not decoded again; the algorithms of :data:`UTF8_READERS` read the bytes as they are.
     **params
         Algorithm parameters (e.g. ``P=8``); strings are converted to the parameter's type.
 
@@ -121,6 +127,11 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
         kind = sniff_binary(body)
         if kind:
             return Extraction("", (), algorithm, params, status="error", reason=f"not HTML: {kind}")
+        if utf8:
+            page: str | bytes = body if algorithm in UTF8_READERS else body.decode("utf-8", "replace")
+            if not page.strip():
+                return Extraction("", (), algorithm, params, status="empty", reason="empty page")
+            return _run(func, page, algorithm, url, params)
         try:
             from mcecrawl.encoding import decode
 
@@ -137,14 +148,7 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
     if not text.strip():
         return Extraction("", (), algorithm, params, status="empty", reason="empty page",
                           encoding=encoding, encoding_source=source)
-    try:
-        result = func(text, **params)
-    except ParamError:
-        raise
-    except (Exception, RecursionError, MemoryError) as e:  # a bad page becomes a result, never a crash
-        logger.warning("%s failed on %s: %r", algorithm, url or "<page>", e)
-        return Extraction("", (), algorithm, params, status="error", reason=f"{algorithm} failed: {e!r}",
-                          encoding=encoding, encoding_source=source)
+    result = _run(func, text, algorithm, url, params)
     if encoding is not None:
         from dataclasses import replace
 
@@ -152,5 +156,16 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
     return result
 
 
-__all__ = ["ALGORITHMS", "ALGORITHM_NAMES", "DEFAULT_ALGORITHM", "Extraction", "ParamError", "Region",
+def _run(func: Callable[..., Extraction], page: str | bytes, algorithm: str, url: str | None,
+         params: dict[str, Any]) -> Extraction:
+    try:
+        return func(page, **params)
+    except ParamError:
+        raise
+    except (Exception, RecursionError, MemoryError) as e:  # a bad page becomes a result, never a crash
+        logger.warning("%s failed on %s: %r", algorithm, url or "<page>", e)
+        return Extraction("", (), algorithm, params, status="error", reason=f"{algorithm} failed: {e!r}")
+
+
+__all__ = ["ALGORITHMS", "ALGORITHM_NAMES", "DEFAULT_ALGORITHM", "UTF8_READERS", "Extraction", "ParamError", "Region",
            "extract", "get_algorithm", "sniff_binary"]

@@ -62,7 +62,7 @@ def profile(first: int, last: int, content: np.ndarray, code: np.ndarray, smooth
     return Region(first, last, tuple(content.tolist()), tuple(code.tolist()), tuple(smoothed.tolist()))
 
 
-def result(algorithm: str, params: Mapping[str, Any], text: str, paragraphs: list[str],
+def result(algorithm: str, params: Mapping[str, Any], text: str | bytes, paragraphs: list[str],
            region: Region | None, *, empty_reason: str = "", title: str | None = None) -> Extraction:
     """An ``ok`` Extraction, or ``empty`` with ``empty_reason`` when no paragraph was found;
     ``title`` when the algorithm found it already, else :func:`find_title` of the page."""
@@ -73,7 +73,7 @@ def result(algorithm: str, params: Mapping[str, Any], text: str, paragraphs: lis
     return Extraction("\n".join(paragraphs), tuple(paragraphs), algorithm, params, title=title, region=region)
 
 
-def empty(algorithm: str, params: Mapping[str, Any], reason: str, text: str = "",
+def empty(algorithm: str, params: Mapping[str, Any], reason: str, text: str | bytes = "",
           region: Region | None = None) -> Extraction:
     return Extraction("", (), algorithm, params, status="empty", reason=reason,
                       title=find_title(text) if text else None, region=region)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Any
 
 from lxml import etree
 
@@ -167,30 +168,46 @@ _META_TITLE = re.compile(
 _CONTENT_ATTR = re.compile(r"""\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 _TITLE = re.compile(r"<title\b[^>]*>(.*?)</title\s*>", re.I | re.S)
 _H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
+# The same patterns over a page's UTF-8 bytes (what the crawl hands the extraction: no decoding).
+_BYTES = {pat: re.compile(pat.pattern.encode(), pat.flags & ~re.U) for pat in (_META_TITLE, _CONTENT_ATTR, _TITLE, _H1)}
 
 
-def _clean(fragment: str) -> str | None:
+def _search(pattern: re.Pattern[str], page: str | bytes) -> re.Match[Any] | None:
+    return (_BYTES[pattern] if isinstance(page, bytes) else pattern).search(page)  # type: ignore[arg-type]
+
+
+def _title_window(page: str | bytes) -> str | bytes:
+    """The first :data:`TITLE_WINDOW_CHARS` characters of the page (of its UTF-8 bytes: the same characters)."""
+    if isinstance(page, str) or len(page) <= TITLE_WINDOW_CHARS:
+        return page[:TITLE_WINDOW_CHARS]
+    return page[:len(page[:4 * TITLE_WINDOW_CHARS].decode("utf-8", "replace")[:TITLE_WINDOW_CHARS].encode("utf-8"))]
+
+
+def _clean(fragment: str | bytes) -> str | None:
+    if isinstance(fragment, bytes):
+        fragment = fragment.decode("utf-8", "replace")
     return _collapse(html.unescape(_TAG.sub(" ", fragment))) or None
 
 
-def _og_title(head: str) -> str | None:
+def _og_title(head: str | bytes) -> str | None:
     """og:title / twitter:title of the page's head, cleaned, or None."""
-    m = _META_TITLE.search(head)
-    c = _CONTENT_ATTR.search(m.group()) if m else None
+    m = _search(_META_TITLE, head)
+    c = _search(_CONTENT_ATTR, m.group()) if m else None
     return _clean(c.group(1) or c.group(2) or "") if c else None
 
 
-def find_title(page: str) -> str | None:
-    """Title of the page: og:title / twitter:title, else the first ``<h1>``, else ``<title>``.
+def find_title(page: str | bytes) -> str | None:
+    """Title of the page (``str``, or UTF-8 bytes): og:title / twitter:title, else the first
+    ``<h1>``, else ``<title>``.
 
     The Open Graph title is the headline without the site name that ``<title>`` usually adds.
     """
-    head = page[:TITLE_WINDOW_CHARS]
+    head = _title_window(page)
     og = _og_title(head)
     if og:
         return og
     for pattern in (_H1, _TITLE):
-        m = pattern.search(head)
+        m = _search(pattern, head)
         if m and _clean(m.group(1)):
             return _clean(m.group(1))
     return None
@@ -218,20 +235,17 @@ def parse_tree(source: str | bytes):
     return root
 
 
-_H1_BYTES = re.compile(rb"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
-
-
-def page_titles(page: str) -> list[str]:
-    """The titles a page declares for itself: og:title / twitter:title, then ``<title>``."""
-    head = page[:TITLE_WINDOW_CHARS]
-    m = _TITLE.search(head)
+def page_titles(page: str | bytes) -> list[str]:
+    """The titles a page (``str``, or UTF-8 bytes) declares for itself: og:title / twitter:title, then ``<title>``."""
+    head = _title_window(page)
+    m = _search(_TITLE, head)
     return [t for t in (_og_title(head), _clean(m.group(1)) if m else None) if t]
 
 
 def h1_headings(data: bytes) -> list[tuple[int, str]]:
     """(byte offset, text) of every non-empty ``<h1>`` of a page's UTF-8 bytes."""
     out = []
-    for m in _H1_BYTES.finditer(data):
+    for m in _BYTES[_H1].finditer(data):
         text = _clean(m.group(1).decode("utf-8", "replace"))
         if text:
             out.append((m.start(), text))

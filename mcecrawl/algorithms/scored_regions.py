@@ -207,6 +207,11 @@ class Profile:
     depth: np.ndarray  # container depth at the line's start
     opens: tuple  # (sorted depth << 32 | byte offset of every container opening, tag ends)
 
+    @functools.cached_property
+    def text_before(self) -> np.ndarray:
+        """Non-link characters before each kept line: any region's middle is one binary search."""
+        return np.concatenate(([0], np.cumsum(np.clip(self.content - self.link, 0, None), dtype=np.int64)))
+
 
 @dataclass
 class Candidate:
@@ -231,7 +236,7 @@ class Candidate:
         return 100.0 * self.punct / self.chars if self.chars else 0.0
 
 
-def line_profile(text: str, *, radius: int = SMOOTHING_RADIUS) -> Profile:
+def line_profile(text: str | bytes, *, radius: int = SMOOTHING_RADIUS) -> Profile:
     """Phase 1: DANAg's per-line content and code (§3.1) and smoothing (§3.2), plus link text,
     punctuation and container depth per line (all numpy passes over the bytes)."""
     lines = segment_lines(text, split="tag")
@@ -350,11 +355,11 @@ def candidate_regions(profile: Profile, *, gap: int = GAP_DEFAULT) -> list[Candi
 def median_line(profile: Profile, first: int, last: int) -> int:
     """The line holding the middle character of the region's non-link text: its containers
     stand for the region (a long footer paragraph at one end cannot, as the densest line can)."""
-    text = np.clip(profile.content[first:last + 1] - profile.link[first:last + 1], 0, None)
-    csum = np.cumsum(text)
-    if not len(csum) or csum[-1] == 0:
+    before = profile.text_before
+    total = int(before[last + 1] - before[first]) if last >= first else 0
+    if total == 0:
         return first
-    return first + int(np.searchsorted(csum, csum[-1] / 2))
+    return int(np.searchsorted(before, before[first] + total / 2)) - 1
 
 
 def whole_page(profile: Profile) -> Candidate:
@@ -649,7 +654,7 @@ def link_share(el) -> float:
     return _chars(el.xpath(".//a//text()")) / total if total else 0.0
 
 
-def find_headline(text: str, profile: Profile) -> tuple[str | None, int | None]:
+def find_headline(text: str | bytes, profile: Profile) -> tuple[str | None, int | None]:
     """The page's headline and its kept line: of its ``<h1>`` elements the one sharing most words
     with og:title / ``<title>`` (not a logo ``<h1>`` holding the site name), else og:title, else
     the title (text policy: the output's first line)."""
@@ -667,13 +672,14 @@ def find_headline(text: str, profile: Profile) -> tuple[str | None, int | None]:
     return (titles[0] if titles else None), None
 
 
-def scored_regions(text: str, **params) -> Extraction:
+def scored_regions(text: str | bytes, **params) -> Extraction:
     """Extract the main content of a page by scoring every dense region of its line profile.
 
     Parameters
     ----------
-    text : str
-        The decoded page.
+    text : str or bytes
+        The decoded page, or its UTF-8 bytes (read as they are: the crawl's pages are UTF-8
+        already, so neither decoded nor encoded again).
     **params
         ``gap`` (lines between runs of one region, default 30), ``radius`` (smoothing
         neighbours, 1), ``headline`` (start the text with the headline, default true).

@@ -6,6 +6,8 @@ algorithm or parameter, malformed ``--param``, no input at all).
 """
 from __future__ import annotations
 
+from typing import Any
+
 HELP = "extract the main content of saved HTML pages (files, directories, globs) as text or JSON lines"
 
 # File name endings taken from directories (explicitly named files are always taken).
@@ -31,7 +33,7 @@ def add_arguments(parser) -> None:
                         help='HTTP Content-Type to assume for every page, e.g. "text/html; charset=windows-1256"')
 
 
-def parse_params(items: list[str]) -> dict[str, str]:
+def parse_params(items: list[str]) -> dict[str, Any]:
     """``["P=8", "growth=literal"]`` -> ``{"P": "8", "growth": "literal"}``; ValueError if malformed."""
     params = {}
     for item in items:

@@ -10,7 +10,7 @@ from typing import Any
 
 @dataclass(frozen=True)
 class ExtractionJob:
-    html: str | bytes  # the decoded page (str) or its bytes
+    page: bytes  # the page as valid UTF-8 (the crawl's item page: the encoding middleware's output)
     algorithm: str
     params: dict[str, Any] = field(default_factory=dict)
     url: str | None = None
@@ -34,12 +34,13 @@ class ExtractionOutcome:
 
 
 def run_job(job: ExtractionJob) -> ExtractionOutcome:
-    """Run ``job`` with :func:`mcecrawl.extract`; a configuration error is an outcome, not an exception."""
+    """Run ``job`` with :func:`mcecrawl.extract`; a configuration error is an outcome, not an exception.
+    The page is UTF-8 already: not decoded again (``utf8=True``)."""
     from mcecrawl.algorithms import extract
 
     t0 = time.perf_counter()
     try:
-        r = extract(job.html, algorithm=job.algorithm, url=job.url, **job.params)
+        r = extract(job.page, algorithm=job.algorithm, url=job.url, utf8=True, **job.params)
     except ValueError as e:  # unknown algorithm or parameter: a configuration error
         return ExtractionOutcome.error(job, f"configuration: {e}", (time.perf_counter() - t0) * 1000,
                                        config_error=True)

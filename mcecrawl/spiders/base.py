@@ -252,6 +252,39 @@ def page_evidence(selector, rules: dict, text: str | None = None) -> tuple[str, 
     return NO_SIGNAL, "no page-type signal"
 
 
+class SeenURLs:
+    """The one home of URL de-duplication: canonical URLs are requested once and written once.
+
+    ``request`` is asked before a discovered URL is requested (articles and listings),
+    ``written_before`` when an article page arrives (after a redirect two requested URLs can land
+    on one canonical URL), and ``wrote`` records each item yielded.  ``done`` is the record of
+    earlier runs of the same JOBDIR (:class:`mcecrawl.extensions.DoneRecord`), whose articles are
+    neither requested nor written.
+    """
+
+    def __init__(self, done: Any = None):
+        self.requested: set[str] = set()
+        self.written: set[str] = set()
+        self.done = done
+
+    def done_before(self, canonical_url: str) -> bool:
+        return self.done is not None and self.done.contains(canonical_url)
+
+    def request(self, canonical_url: str) -> bool:
+        """True the first time ``canonical_url`` is asked for (then it counts as requested)."""
+        if canonical_url in self.requested:
+            return False
+        self.requested.add(canonical_url)
+        return True
+
+    def written_before(self, canonical_url: str) -> bool:
+        """An item was written for ``canonical_url`` in this run or an earlier one."""
+        return canonical_url in self.written or self.done_before(canonical_url)
+
+    def wrote(self, canonical_url: str) -> None:
+        self.written.add(canonical_url)
+
+
 class ProfileSpider(scrapy.Spider):
     """Crawl one site as its profile (``mcecrawl/profiles/<name>.json``) describes."""
 
@@ -309,10 +342,9 @@ class ProfileSpider(scrapy.Spider):
         # Read by EncodingNormalizationMiddleware: a profile may force the site's charset.
         self.mce_encoding = self.profile.raw.get("encoding") or None
         self.algorithm_params = dict(self.profile.extraction.get("params", {})) if not algorithm else {}
-        self._seen: set[str] = set()  # canonical URLs already requested (articles and listings)
+        self.urls = SeenURLs()  # its done-record is attached in start()
         self._listing_pages = 0
         self._items = 0
-        self._done: Any = None  # mcecrawl.extensions.DoneRecord when resuming with JOBDIR
 
     # -- live <-> fetch URL mapping ------------------------------------------------------------
     def to_fetch(self, live_url: str) -> str:
@@ -366,14 +398,14 @@ class ProfileSpider(scrapy.Spider):
                            self.profile.canonical_host)
         from mcecrawl.extensions import DoneRecord
 
-        self._done = self.crawler.get_extension(DoneRecord)
+        self.urls.done = self.crawler.get_extension(DoneRecord)
         ep = self.profile.entry_points
         for url in ep.get("sitemaps", []) + ep.get("news_sitemaps", []):
             yield self._discovery_request(url, self.parse_sitemap, PRIORITY_SITEMAP, entry=True)
         for url in ep.get("feeds", []):
             yield self._discovery_request(url, self.parse_feed, PRIORITY_FEED, entry=True)
         for url in ep.get("listings", []):
-            self._seen.add(self.profile.canonicalize(url))
+            self.urls.request(self.profile.canonicalize(url))
             yield self._discovery_request(url, self.parse_listing, PRIORITY_LISTING, entry=True)
 
     def _discovery_request(self, live_url: str, callback, priority: int, entry: bool = False) -> Request:
@@ -395,15 +427,15 @@ class ProfileSpider(scrapy.Spider):
         if not self.profile.is_live(live):
             return
         canon = self.profile.canonicalize(live)
-        if canon in self._seen:
+        if canon in self.urls.requested:
             return
         rule = self.profile.article_rule(canon)
         if rule is not None:
             if self._too_old(listed_date):
                 self.crawler.stats.inc_value("mcecrawl/discovery/too_old")
                 return
-            self._seen.add(canon)
-            if self._done is not None and self._done.contains(canon):
+            self.urls.request(canon)
+            if self.urls.done_before(canon):
                 self.crawler.stats.inc_value("mcecrawl/resume/skipped_done")
                 return
             if self.limit is not None and self._items >= self.limit:
@@ -417,7 +449,7 @@ class ProfileSpider(scrapy.Spider):
         elif from_listing and self.profile.is_pagination(canon):
             if self._listing_pages >= self.profile.max_listing_pages:
                 return
-            self._seen.add(canon)
+            self.urls.request(canon)
             self._listing_pages += 1
             self.crawler.stats.inc_value("mcecrawl/discovery/listing_pages")
             yield Request(self.to_fetch(canon), callback=self.parse_listing, errback=self.on_error,
@@ -502,21 +534,22 @@ class ProfileSpider(scrapy.Spider):
             yield from self.consider(href, base, from_listing=True)
 
     # -- articles --------------------------------------------------------------------------------
-    def decoded(self, response: Response) -> tuple[str, dict[str, Any]]:
-        """Page text and encoding provenance: from the encoding middleware when it ran, else from
-        :func:`mcecrawl.encoding.decode` here (same function, same result)."""
+    def decoded(self, response: Response) -> tuple[str, bytes, dict[str, Any]]:
+        """Page text, the same page as UTF-8 bytes, and encoding provenance: from the encoding
+        middleware when it ran (its body is that UTF-8), else from :func:`mcecrawl.encoding.decode`
+        here (same function, same result)."""
         meta = response.meta
         if "encoding_original" in meta:
             prov = {k: meta.get(k) for k in ("encoding_original", "encoding_source", "encoding_declared_header",
                                              "encoding_declared_meta", "encoding_replacements")}
-            return response.text, prov
+            return response.text, response.body, prov
         from mcecrawl.encoding import decode
 
         ctype = response.headers.get(b"Content-Type")
         d = decode(response.body, ctype.decode("latin-1") if ctype else None)
-        return d.text, {"encoding_original": d.encoding, "encoding_source": d.source,
-                        "encoding_declared_header": d.declared_header, "encoding_declared_meta": d.declared_meta,
-                        "encoding_replacements": d.replacements}
+        return d.text, d.text.encode("utf-8"), {
+            "encoding_original": d.encoding, "encoding_source": d.source, "encoding_declared_header": d.declared_header,
+            "encoding_declared_meta": d.declared_meta, "encoding_replacements": d.replacements}
 
     def page_metadata(self, selector) -> dict[str, Any]:
         """Title, publication date and authors from JSON-LD, then meta tags, then markup."""
@@ -564,7 +597,11 @@ class ProfileSpider(scrapy.Spider):
         canon = self.profile.canonicalize(self.to_live(response.url))
         if canon != requested and self.profile.article_rule(canon) is None:
             canon = requested  # redirected to a URL outside the rules: keep the requested identity
-        text, prov = self.decoded(response)
+        if self.urls.written_before(canon):  # e.g. two URLs redirected to one article
+            stats.inc_value("mcecrawl/duplicate_url")
+            logger.debug("Already written: %s (from %s)", canon, response.url)
+            return
+        text, page, prov = self.decoded(response)
         base = dict(url=response.url, canonical_url=canon, site=self.profile.name, site_name=self.profile.site,
                     lang=self.profile.lang,
                     algorithm=self.algorithm, params=dict(self.algorithm_params),
@@ -575,7 +612,8 @@ class ProfileSpider(scrapy.Spider):
             stats.inc_value(f"mcecrawl/blocked/{urlsplit(response.url).hostname}")
             logger.warning("Anti-bot challenge page (marker %r) instead of %s", marker, response.url)
             self._items += 1
-            yield ArticleItem(**base, title=None, published=None, published_raw=None, authors=[], html="",
+            self.urls.wrote(canon)
+            yield ArticleItem(**base, title=None, published=None, published_raw=None, authors=[], html=b"",
                               status="blocked",
                               reason=f"anti-bot challenge page (marker {marker!r}, HTTP {response.status})")
             return
@@ -616,7 +654,8 @@ class ProfileSpider(scrapy.Spider):
             logger.info("Not an article (%s): %s", why, response.url)
             if meta is None:
                 meta = self.page_metadata(whole_page())
-            yield ArticleItem(**base, **meta, html="", status="not_article", reason=f"not an article: {why}")
+            self.urls.wrote(canon)
+            yield ArticleItem(**base, **meta, html=b"", status="not_article", reason=f"not an article: {why}")
             return
         if meta is None:
             meta = self.page_metadata(whole_page())
@@ -626,9 +665,7 @@ class ProfileSpider(scrapy.Spider):
         self._items += 1
         extra = ({} if type(self).extra_item_fields is ProfileSpider.extra_item_fields
                  else self.extra_item_fields(response, whole_page()))
-        # After the encoding middleware the body is UTF-8 that decodes to exactly ``text``: hand
-        # the bytes on (a worker process gets them by memcpy instead of re-encoding 300 KB of str).
-        page = response.body if "encoding_original" in response.meta else text
+        self.urls.wrote(canon)
         yield ArticleItem(**base, **meta, html=page, **extra)
         if self.limit is not None and self._items >= self.limit:
             raise CloseSpider("limit")

@@ -52,7 +52,7 @@ def test_article_page(spider):
 
 def test_arvancloud_challenge_is_blocked_not_an_article(spider):
     (item,) = parse(spider, "hamshahri", "/news/1074160")
-    assert item["status"] == "blocked" and "anti-bot" in item["reason"] and item["html"] == ""
+    assert item["status"] == "blocked" and "anti-bot" in item["reason"] and item["html"] == b""
     assert stat(spider, "mcecrawl/blocked/127.0.0.1") == 1
 
 

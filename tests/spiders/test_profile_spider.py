@@ -189,6 +189,37 @@ def test_consider_dedupes_variants_and_applies_since():
     assert old == []
 
 
+_STORY = ('<html><head><meta charset="windows-1256"><title>خبر</title>'
+          '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "خبر"}</script></head>'
+          '<body><article><h1>خبر</h1><p>متن خبر تازه.</p></article></body></html>')
+
+
+def _article_response(spider, url, requested):
+    canon = spider.profile.canonicalize(requested)
+    return HtmlResponse(url, body=_STORY.encode("cp1256"), headers={"Content-Type": "text/html"},
+                        request=Request(url, meta={"mce_canonical": canon, "mce_evidence": "unambiguous"}))
+
+
+def test_an_article_reached_twice_is_written_once():
+    """Two requested URLs redirected to one canonical article: the spider, the one home of URL
+    de-duplication, writes the first and counts the second."""
+    spider = _spider(base_url="http://127.0.0.1:9999")
+    first = list(spider.parse_article(_article_response(
+        spider, "http://127.0.0.1:9999/persian/articles/c4vlle3q337o", "https://www.bbc.com/persian/articles/c4vlle3q337o")))
+    again = list(spider.parse_article(_article_response(
+        spider, "http://127.0.0.1:9999/persian/articles/c4vlle3q337o", "https://www.bbc.com/persian/articles/c0000000000o")))
+    assert len(first) == 1 and again == []
+    assert spider.crawler.stats["mcecrawl/duplicate_url"] == 1
+
+
+def test_item_page_is_utf8_bytes_without_the_encoding_middleware():
+    spider = _spider(base_url="http://127.0.0.1:9999")
+    item = next(spider.parse_article(_article_response(
+        spider, "http://127.0.0.1:9999/persian/articles/c4vlle3q337o", "https://www.bbc.com/persian/articles/c4vlle3q337o")))
+    assert isinstance(item["html"], bytes) and "متن خبر تازه".encode() in item["html"]
+    assert item["encoding_original"] == "cp1256"
+
+
 def test_news_sitemap_language_filter():
     spider = _spider(base_url="http://127.0.0.1:9999")
     sitemaps = Path(__file__).resolve().parents[2] / "mcecrawl/demo/sites/bbc_persian/sitemaps"
