@@ -34,6 +34,8 @@ class ExtractionPipeline:
     With ``MCE_EXTRACTION_WORKERS`` > 0 the extraction runs in that many worker processes
     (:mod:`mcecrawl.extraction.pool`), so it overlaps with downloading and parsing on another
     core instead of stalling the crawl's one thread (BENCHMARKS.md); 0 extracts in the crawl process.
+    Stats: ``mcecrawl/items/status/<status>``, ``mcecrawl/extraction/{ms_total,cpu_ms_total,worker_died}``
+    (wall and CPU milliseconds of the extractions, wherever they ran).
     """
 
     def __init__(self, crawler):
@@ -97,6 +99,7 @@ class ExtractionPipeline:
             self._bad_config.add(job.algorithm)
         # Not int() per item: a 2.7 ms extraction would count as 2 (the totals are per-page costs).
         self.stats.inc_value("mcecrawl/extraction/ms_total", round(result.ms, 3))
+        self.stats.inc_value("mcecrawl/extraction/cpu_ms_total", round(result.cpu_ms, 3))
         if not adapter.get("title") and result.title:
             adapter["title"] = result.title
         adapter["params"] = result.params

@@ -55,7 +55,7 @@ def test_the_pool_returns_what_run_job_returns():
 
     got = asyncio.run(through_pool())
     for outcome, job in zip(got, jobs):
-        assert {**outcome.__dict__, "ms": 0} == {**run_job(job).__dict__, "ms": 0}
+        assert {**outcome.__dict__, "ms": 0, "cpu_ms": 0} == {**run_job(job).__dict__, "ms": 0, "cpu_ms": 0}
 
 
 def test_job_and_worker_import_no_scrapy_module():

@@ -24,8 +24,9 @@ class ExtractionOutcome:
     reason: str
     title: str | None
     params: dict[str, Any]  # the parameters the algorithm used (its defaults filled in)
-    ms: float
+    ms: float  # wall time of the extraction
     config_error: bool = False  # unknown algorithm or parameter: the site profile is wrong
+    cpu_ms: float = 0.0  # CPU time of the extraction in the process that ran it
 
     @classmethod
     def error(cls, job: ExtractionJob, reason: str, ms: float = 0.0, *, config_error: bool = False
@@ -38,14 +39,14 @@ def run_job(job: ExtractionJob) -> ExtractionOutcome:
     The page is UTF-8 already: not decoded again (``utf8=True``)."""
     from mcecrawl.algorithms import extract
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         r = extract(job.page, algorithm=job.algorithm, url=job.url, utf8=True, **job.params)
     except ValueError as e:  # unknown algorithm or parameter: a configuration error
         return ExtractionOutcome.error(job, f"configuration: {e}", (time.perf_counter() - t0) * 1000,
                                        config_error=True)
     return ExtractionOutcome(r.text, list(r.paragraphs), r.status, r.reason, r.title, dict(r.params),
-                             (time.perf_counter() - t0) * 1000)
+                             (time.perf_counter() - t0) * 1000, cpu_ms=(time.process_time() - c0) * 1000)
 
 
 __all__ = ["ExtractionJob", "ExtractionOutcome", "run_job"]
