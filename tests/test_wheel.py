@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import site
 import subprocess
 import sys
 import zipfile
@@ -87,6 +88,12 @@ def installed(tmp_path_factory) -> Installed:
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
                    check=True, timeout=TIMEOUT)
     inst = Installed(venv, wheel, work)
+    if sys.prefix != sys.base_prefix:
+        # Tests running in a venv: --system-site-packages shows the base interpreter's packages, not this venv's
+        # dependencies, so list this one's site-packages after the new venv's own (the wheel still comes first).
+        purelib = subprocess.run([str(inst.python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                                 capture_output=True, text=True, check=True, timeout=TIMEOUT).stdout.strip()
+        (Path(purelib) / "_mce_test_parent_env.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     # The system's pip, run by the venv's interpreter, installs into the venv.
     _pip("install", "--no-deps", "--no-index", "--force-reinstall", str(wheel), python=inst.python)
     return inst
