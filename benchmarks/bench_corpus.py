@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # tests/ for the test helper evalsets
 
+from evalsets import article_texts, langid_samples, near_dup_eval  # noqa: E402
 from mcecrawl.corpus.dedup import DedupStore, estimate_jaccard, signature  # noqa: E402
-from mcecrawl.corpus.evalsets import article_texts, langid_samples, near_dup_eval  # noqa: E402
 from mcecrawl.corpus.langid import detect  # noqa: E402
 from mcecrawl.corpus.normalize import normalize  # noqa: E402
 

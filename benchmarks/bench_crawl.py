@@ -5,7 +5,7 @@
     python benchmarks/bench_crawl.py --serve nginx         # the same site as files, served by nginx
     python benchmarks/bench_crawl.py --repeat 1 --profile  # CPU per article by component, bare beside it
 
-The site is :class:`mcecrawl.demo.synthetic.SyntheticSite`: N articles of 100–500 KB built from the
+The site is ``SyntheticSite`` of ``tests/synthetic_site.py``: N articles of 100–500 KB built from the
 gold texts of ``../shared/data/r2l`` (fa/ar/ur) plus multi-line page furniture (discovery:
 robots.txt, a sitemap index, sitemaps of 1,000 URLs; paginated ``/archive`` listings).  ``--serve``:
 ``memory`` (default) generates each page on request in a threaded ``http.server`` in this process;
@@ -41,11 +41,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # tests/ for the test helper synthetic_site
 
 from mcecrawl.demo.crawl import crawl_command, crawl_env, stats_from_log  # noqa: E402
 from mcecrawl.demo.server import FixtureServer  # noqa: E402
-from mcecrawl.demo.synthetic import SyntheticSite  # noqa: E402
+from synthetic_site import SyntheticSite  # noqa: E402
 
 R2L = ROOT.parent / "shared" / "data" / "r2l"
 R2L_LANGS = ("fa", "ar", "ur")  # Arabic-script pages only (no Hebrew)

@@ -266,7 +266,7 @@ def speed(args, pages) -> None:
 
 
 def pin_peers(args, pages) -> None:
-    """Write ``peer_ok`` into benchmarks/baseline.json: per gated dataset, the pages (Arabic-script
+    """Write ``peer_ok`` into mcecrawl/evaluation/baseline.json: per gated dataset, the pages (Arabic-script
     only for r2l) where the best peer reaches the miss threshold against the gate's gold."""
     import json
 

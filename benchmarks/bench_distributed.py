@@ -25,16 +25,16 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # tests/ for the test helpers synthetic_site, redis_server
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_crawl import r2l_paragraphs  # noqa: E402
 
 from mcecrawl.demo.crawl import read_jsonl, start_crawl  # noqa: E402
-from mcecrawl.demo.redis_server import RedisServer  # noqa: E402
 from mcecrawl.demo.server import FixtureServer  # noqa: E402
-from mcecrawl.demo.synthetic import SyntheticSite  # noqa: E402
 from mcecrawl.distributed import politeness, record, scheduler  # noqa: E402
+from redis_server import RedisServer  # noqa: E402
+from synthetic_site import SyntheticSite  # noqa: E402
 
 SCRIPT_NAMES = {hashlib.sha1(src.encode()).hexdigest(): name for name, src in (
     ("pop+lease", scheduler.POP), ("heartbeat", scheduler.HEARTBEAT), ("dead?", scheduler.DEAD),

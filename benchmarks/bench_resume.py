@@ -19,14 +19,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # tests/ for the test helper synthetic_site
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_crawl import r2l_paragraphs  # noqa: E402
 
 from mcecrawl.demo.crawl import run_crawl, start_crawl  # noqa: E402
 from mcecrawl.demo.server import FixtureServer  # noqa: E402
-from mcecrawl.demo.synthetic import SyntheticSite  # noqa: E402
+from synthetic_site import SyntheticSite  # noqa: E402
 
 
 def _lines(path: Path) -> int:

@@ -11,6 +11,7 @@ import importlib
 import sys
 
 COMMANDS = (
+    "crawl",
     "extract",
     "evaluate",
     "tune",

@@ -16,7 +16,7 @@ import pytest
 
 from mcecrawl.demo.crawl import read_jsonl, run_crawl, start_crawl
 from mcecrawl.demo.server import FixtureServer
-from mcecrawl.demo.synthetic import SyntheticSite
+from synthetic_site import SyntheticSite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "spiders"))
 from bbc_texts import SERVICES  # noqa: E402

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,7 @@ def fake_algorithms(monkeypatch):
 def test_pinned_floors_hold(shared_data):
     """Fails when any algorithm's mean F1 on a pinned dataset drops below its floor - epsilon,
     when the pinned data changed (SHA-256), or when a pinned algorithm disappeared."""
-    assert gate.DEFAULT_BASELINE.is_file(), "benchmarks/baseline.json is missing"
+    assert gate.DEFAULT_BASELINE.is_file(), "mcecrawl/evaluation/baseline.json is missing"
     baseline = gate.load_baseline(gate.DEFAULT_BASELINE)
     assert {"r2l", "scrapinghub_aeb"} <= set(baseline["datasets"])
     assert all(baseline["floors"].get(name) for name in ("r2l", "scrapinghub_aeb"))
@@ -99,3 +100,19 @@ def test_whole_page_misses_are_a_ceiling(pinned):
     assert "misses" in failed[0].note
     _, refusals = gate.repin(gated, root, ["mini"], ["crash"])
     assert refusals == ["mini/crash/misses: 1.0000 -> 2.0000"]
+
+
+def test_baseline_is_package_data_and_an_installed_copy_is_not_rewritten(pinned, tmp_path, monkeypatch, capsys):
+    """The default baseline sits in the package; --update-baseline writes it only in a source checkout."""
+    root, _ = pinned
+    assert gate.DEFAULT_BASELINE.parent == Path(gate.__file__).resolve().parent
+    assert gate.in_source_checkout()  # the tests run from the checkout
+    monkeypatch.setattr(gate, "in_source_checkout", lambda: False)  # as installed from the wheel
+    before = gate.DEFAULT_BASELINE.read_bytes()
+    assert gate.main(data_root=str(root), update=True, datasets=["mini"], algorithms=["first"]) == 2
+    assert "--baseline PATH" in capsys.readouterr().err
+    assert gate.DEFAULT_BASELINE.read_bytes() == before
+    path = tmp_path / "mine.json"
+    assert gate.main(baseline=str(path), data_root=str(root), update=True, datasets=["mini"],
+                     algorithms=["first"]) == 0
+    assert json.loads(path.read_text())["floors"]["mini"]["first"]

@@ -47,7 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--update-baseline", action="store_true",
                         help="measure and pin the floors of --baseline; refuses to lower one without --allow-lower")
     parser.add_argument("--allow-lower", action="store_true", help="with --update-baseline: allow lowering a floor")
-    parser.add_argument("--baseline", default=None, help="baseline file (default: benchmarks/baseline.json)")
+    parser.add_argument("--baseline", default=None,
+                        help="baseline file (default: the package's mcecrawl/evaluation/baseline.json; "
+                             "--update-baseline of an installed package needs this)")
     parser.add_argument("--data-root", default=None,
                         help="with --gate/--update-baseline: folder holding the pinned datasets "
                              "(default: $MCE_DATA_ROOT; docs/evaluation.md)")

@@ -1,7 +1,7 @@
 """The CI quality gate: pinned mean-F1 floors per algorithm and dataset.
 
-``benchmarks/baseline.json`` (``peer_ok``: per dataset, the page ids where the best peer reaches
-:data:`MISS_PEER_F1`; a ``misses`` figure is a ceiling)::
+``mcecrawl/evaluation/baseline.json``, package data next to this module (``peer_ok``: per dataset,
+the page ids where the best peer reaches :data:`MISS_PEER_F1`; a ``misses`` figure is a ceiling)::
 
     {"epsilon": 0.005,
      "measure": "...",
@@ -15,7 +15,8 @@ lower any floor unless ``allow_lower`` is given.  Used by ``mcecrawl evaluate --
 ``--update-baseline`` and by ``tests/test_quality_gate.py``.
 
 The datasets' folder is always given: ``--data-root`` or the ``MCE_DATA_ROOT`` environment variable
-(docs/evaluation.md, "Data").
+(docs/evaluation.md, "Data").  ``--update-baseline`` writes the packaged file only in a source
+checkout; an installed package's copy is read-only, so there it needs ``--baseline PATH``.
 """
 from __future__ import annotations
 
@@ -31,8 +32,9 @@ from typing import Sequence
 from mcecrawl.evaluation.datasets import data_files, dataset_sha256, load_dataset
 from mcecrawl.evaluation.runner import UnknownAlgorithm, run_pages, summarize
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_BASELINE = REPO_ROOT / "benchmarks" / "baseline.json"
+# The pinned floors: package data (pyproject.toml [tool.setuptools.package-data]), read from the
+# installed package or the checkout alike.
+DEFAULT_BASELINE = Path(__file__).resolve().with_name("baseline.json")
 # Environment variable naming the folder that holds the pinned datasets (when --data-root is not given).
 DATA_ROOT_ENV = "MCE_DATA_ROOT"
 # Run-to-run accuracy is deterministic, so epsilon only absorbs float noise across platforms
@@ -69,6 +71,12 @@ class Finding:
         m = "-" if self.measured is None else f"{self.measured:.4f}"
         return (f"{'ok  ' if self.ok else 'FAIL'} {self.dataset:18} {self.algorithm:14} {self.figure:17} "
                 f"floor {f:>6}  now {m:>6}  {self.note}")
+
+
+def in_source_checkout() -> bool:
+    """Whether this package is the ``mcecrawl/`` folder of a source checkout (not an installed copy)."""
+    package = Path(__file__).resolve().parents[1]
+    return (package.parent / "pyproject.toml").is_file() and (package.parent / "tests").is_dir()
 
 
 def load_baseline(path: str | Path) -> dict:
@@ -192,6 +200,10 @@ def main(*, baseline: str | None = None, data_root: str | None = None, update: b
     root = Path(data_root)
     current = load_baseline(path) if path.is_file() else None
     if update:
+        if baseline is None and not in_source_checkout():
+            print(f"mcecrawl evaluate --update-baseline: the installed package's baseline ({path}) is not "
+                  f"written; give --baseline PATH (a copy of it, or a new file)", file=sys.stderr)
+            return 2
         ds = list(datasets or (current or {}).get("datasets", {}) or ())
         algs = list(algorithms or sorted({a for f in (current or {}).get("floors", {}).values() for a in f}))
         if not ds or not algs:
@@ -228,5 +240,5 @@ def main(*, baseline: str | None = None, data_root: str | None = None, update: b
 
 
 __all__ = ["CEILINGS", "DATA_ROOT_ENV", "DEFAULT_BASELINE", "DEFAULT_EPSILON", "Finding", "GATED", "check",
-           "load_baseline",
+           "in_source_checkout", "load_baseline",
            "main", "measure", "repin", "repin_hint"]

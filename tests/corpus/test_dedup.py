@@ -6,8 +6,8 @@ import random
 import numpy as np
 import pytest
 
+from evalsets import article_texts, edit_words, near_dup_eval
 from mcecrawl.corpus.dedup import DedupStore, estimate_jaccard, shingle_hashes, signature
-from mcecrawl.corpus.evalsets import article_texts, edit_words, near_dup_eval
 from mcecrawl.corpus.normalize import normalize
 
 # Issue 6 targets on edited copies of real R2L texts.

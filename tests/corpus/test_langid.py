@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from mcecrawl.corpus.evalsets import langid_samples
+from evalsets import langid_samples
 from mcecrawl.corpus.langid import LANGUAGES, detect, is_mismatch
 
 # Issue 6 target for paragraphs; titles are reported, with a lower floor (short, ambiguous).

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcecrawl.demo.redis_server import RedisServer
+from redis_server import RedisServer
 
 
 def start_redis(directory) -> RedisServer:

@@ -14,7 +14,7 @@ import pytest
 
 from mcecrawl.demo.crawl import read_jsonl, start_crawl
 from mcecrawl.demo.server import FixtureServer
-from mcecrawl.demo.synthetic import HOST, SyntheticSite
+from synthetic_site import HOST, SyntheticSite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "spiders"))
 from bbc_texts import SERVICES  # noqa: E402

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mcecrawl.demo.crawl import read_jsonl, start_crawl
 from mcecrawl.demo.server import FixtureServer
-from mcecrawl.demo.synthetic import SyntheticSite
+from synthetic_site import SyntheticSite
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "spiders"))
 from bbc_texts import SERVICES  # noqa: E402

@@ -6,6 +6,9 @@ most-read lists, inline script/JSON blobs — to a deterministic size per articl
 like the real pages of the r2l dev set).  Nothing is written to disk, so 20,000 articles
 cost no disk space.  Discovery: robots.txt -> sitemap index -> sitemaps of ``per_sitemap`` URLs,
 and an ``/archive?page=N`` listing with pagination for back-fill.
+
+A test helper, not shipped in the wheel: imported by name (pytest puts ``tests/`` on sys.path for the
+top-level conftest; the benchmarks add it themselves).
 """
 from __future__ import annotations
 

@@ -2,6 +2,9 @@
 
 Runs the ``redis-server`` binary (Debian package ``redis-server``) on a free port with its working
 directory in a given temporary directory, no persistence, and stops it on ``stop()``/exit.
+
+A test helper, not shipped in the wheel: imported by name (pytest puts ``tests/`` on sys.path for the
+top-level conftest; the benchmarks add it themselves).
 """
 from __future__ import annotations
 

@@ -7,6 +7,9 @@ BENCHMARKS.md are the ones the tests assert:
   (r2l manifest titles, Hamshahri titles, BBC World Service news-sitemap titles incl. Pashto);
 * near-duplicates: every real article text, copies of it with 1-10% of the words edited
   (substituted, deleted or inserted), and the other real texts of the same site as negatives.
+
+A test helper, not shipped in the wheel: imported by name (pytest puts ``tests/`` on sys.path for the
+top-level conftest; the benchmarks add it themselves).
 """
 from __future__ import annotations
 
