@@ -382,22 +382,6 @@ def _counted(chunk: np.ndarray, weight: str) -> np.ndarray:
     return _visible_ascii(chunk) | (chunk >= (0xC0 if weight == "chars" else 0x80))
 
 
-def in_tag_mask(lines: Lines, start: int = 0, stop: int | None = None) -> np.ndarray:
-    """Mask of the bytes ``start:stop`` that lie inside tags (``<`` to ``>`` inclusive)."""
-    stop = len(lines.data) if stop is None else stop
-    # Tags are disjoint and sorted, so their ends are sorted too: the ones meeting the window
-    # are a contiguous run.
-    i = int(np.searchsorted(lines.tag_ends, start, side="left"))
-    j = int(np.searchsorted(lines.tag_starts, stop, side="left"))
-    delta = np.zeros(stop - start + 1, dtype=np.int8)
-    if j > i:
-        # Disjoint tags: no two starts (nor two ends) share an index even after clipping, so
-        # plain fancy-index updates are exact (np.add.at would be ~10x slower).
-        delta[np.clip(lines.tag_starts[i:j] - start, 0, stop - start)] += 1
-        delta[np.clip(lines.tag_ends[i:j] + 1 - start, 0, stop - start)] -= 1
-    return np.cumsum(delta[:-1], dtype=np.int8) > 0
-
-
 def count_content_code(lines: Lines, *, weight: str = "chars") -> tuple[np.ndarray, np.ndarray]:
     """DANAg phase 1 (§3.1): characters of content and of code per line.
 
@@ -408,12 +392,30 @@ def count_content_code(lines: Lines, *, weight: str = "chars") -> tuple[np.ndarr
     Returns
     -------
     content, code : numpy.ndarray
+
+    Notes
+    -----
+    One pass over the bytes: the page is cut at every line start, tag start and tag end into
+    pieces that lie wholly inside or outside one tag and one line; each piece's characters are
+    counted once and summed per line, as code when the piece is inside a tag.
     """
     if not len(lines):
         z = np.zeros(0, dtype=np.int32)
         return z, z
-    code = _per_line(lines, lambda c, off: in_tag_mask(lines, off, off + len(c)) & _counted(c, weight))
-    content = count_total(lines, weight=weight) - code
+    arr = _byte_array(lines)
+    tag_starts, after_tags = lines.tag_starts, lines.tag_ends + 1
+    cuts = np.sort(np.concatenate((lines.starts, tag_starts, after_tags[after_tags < len(arr)])))
+    cuts = cuts[np.concatenate(([True], cuts[1:] != cuts[:-1]))]
+    chars = _sum_per_line(arr, cuts, lambda c, _: _counted(c, weight))
+    if len(tag_starts):
+        k = np.searchsorted(tag_starts, cuts, side="right") - 1  # the last tag opened at or before the cut
+        in_tag = (k >= 0) & (after_tags[np.maximum(k, 0)] > cuts)
+        code_chars = np.where(in_tag, chars, 0)
+    else:
+        code_chars = np.zeros_like(chars)
+    first = np.searchsorted(cuts, lines.starts)  # every line start is a cut: its first piece
+    code = np.add.reduceat(code_chars, first).astype(np.int32)
+    content = np.add.reduceat(chars, first).astype(np.int32) - code
     code[lines.protected] = 0
     content[lines.protected] = 0
     return content, code
