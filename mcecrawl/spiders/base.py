@@ -91,10 +91,11 @@ def _local(tag: Any) -> str:
     return etree.QName(tag).localname if isinstance(tag, str) else ""
 
 
-def parse_date(raw: str | None) -> str | None:
+def iso_date(raw: str | None) -> str | None:
     """ISO-8601 form of an ISO-like date string (``2020-11-29T11:57:59Z``, ``2020-11-29``), else None.
 
-    Non-ISO dates (Jalali, Persian digits) are left to the corpus-quality stage: ``published_raw``
+    Non-ISO dates (Jalali, Persian digits) are left to the corpus-quality stage
+    (:func:`mcecrawl.corpus.dates.parse_date`, which also names the calendar): ``published_raw``
     keeps them."""
     if not raw:
         return None
@@ -383,7 +384,7 @@ class ProfileSpider(scrapy.Spider):
 
     # -- discovery -----------------------------------------------------------------------------
     def _too_old(self, raw_date: str | None) -> bool:
-        iso = parse_date(raw_date)
+        iso = iso_date(raw_date)
         return bool(self.since and iso and iso[:10] < self.since)
 
     def consider(self, url: str, base: str | None = None, listed_date: str | None = None,
@@ -545,7 +546,7 @@ class ProfileSpider(scrapy.Spider):
             or " ".join(meta("h1 ::text").getall()).strip() or meta("title::text").get()
         return {"title": title.strip() if isinstance(title, str) else title,
                 "published_raw": published_raw.strip() if published_raw else None,
-                "published": parse_date(published_raw), "authors": list(dict.fromkeys(authors))}
+                "published": iso_date(published_raw), "authors": list(dict.fromkeys(authors))}
 
     def not_article_reason(self, selector) -> str | None:
         """Hook for site spiders: why a page that passed the profile's evidence is still not an
