@@ -182,7 +182,7 @@ class RetryAfterMiddleware:
     """Make a host's slot wait ``Retry-After`` seconds after a 429/503 (capped by
     ``MCE_RETRY_AFTER_MAX``; a longer demand is logged and the stock retry back-off applies)."""
 
-    STATUSES = (429, 503)
+    HTTP_STATUSES = (429, 503)
 
     def __init__(self, crawler):
         cfg = Config.from_settings(crawler.settings)
@@ -196,7 +196,7 @@ class RetryAfterMiddleware:
         return cls(crawler)
 
     def process_response(self, request, response):
-        if response.status not in self.STATUSES:
+        if response.status not in self.HTTP_STATUSES:
             return response
         wait = retry_after_seconds(response.headers.get(b"Retry-After"))
         if wait is None:
