@@ -235,7 +235,8 @@ class SearchIndex:
     def _unindex(self, rowid: int, title: str | None, text: str, lang: str | None) -> None:
         """Remove a row from the contentless FTS5 table (FTS5 docs §4.4.3: 'delete' with the old values)."""
         self._db.execute("INSERT INTO fts(fts, rowid, title, body) VALUES('delete', ?, ?, ?)",
-                         (rowid, fold_for_search(title or "", lang, expand=True), fold_for_search(text, lang, expand=True)))
+                         (rowid, fold_for_search(title or "", lang, expand=True),
+                          fold_for_search(text, lang, expand=True)))
 
     def delete(self, ids: Iterable[str]) -> int:
         """Remove documents by id; returns how many existed."""
