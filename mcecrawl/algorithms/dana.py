@@ -135,7 +135,7 @@ def dana(text: str, **params) -> Extraction:
     Returns
     -------
     Extraction
-        ``region`` holds the selected lines and the per-line profile (content = non-ASCII,
+        ``region`` holds the selected lines and the line profile (content = non-ASCII,
         code = ASCII, smoothed difference).
     """
     p = common.resolve_params(NAME, DEFAULTS, CHOICES, params)
@@ -150,5 +150,5 @@ def dana(text: str, **params) -> Extraction:
     if p["snap"]:
         first, last = snap_to_blocks(block_starts(lines), first, last, limit=p["snap"])
     paragraphs = extract_main_content(lines, first, last)
-    del lines  # the page's bytes and line arrays: freed before the profile tuples are built
-    return common.result(NAME, p, text, paragraphs, common.profile(first, last, non_ascii, ascii, smoothed))
+    del lines  # the page's bytes and line arrays: freed before the line-profile tuples are built
+    return common.result(NAME, p, text, paragraphs, common.chosen_region(first, last, non_ascii, ascii, smoothed))

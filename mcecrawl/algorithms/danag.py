@@ -3,7 +3,7 @@
 One preprocessing step and four phases of the paper [1]_ (§3), each one function:
 
 0. :func:`remove_scripts_styles_comments` — §3 preprocessing: JavaScript, CSS and comments are
-   removed (their lines leave the profile altogether).
+   removed (their lines leave the line profile altogether).
 1. :func:`calculate_lengths` — §3.1: characters of content (the parser's text tokens, located in
    their lines) and of code (markup) per line, T1 and T2.
 2. :func:`find_first_paragraph` — §3.2: smoothing (formula 1) and, among the regions above the
@@ -129,5 +129,5 @@ def danag(text: str, **params) -> Extraction:
     if p["snap"]:
         first, last = snap_to_blocks(block_starts(lines)[kept], first, last, limit=p["snap"])
     paragraphs = extract_main_content(lines, kept, first, last)
-    del lines  # the page's bytes and line arrays: freed before the profile tuples are built
-    return common.result(NAME, p, text, paragraphs, common.profile(first, last, content, code, smoothed))
+    del lines  # the page's bytes and line arrays: freed before the line-profile tuples are built
+    return common.result(NAME, p, text, paragraphs, common.chosen_region(first, last, content, code, smoothed))

@@ -144,5 +144,5 @@ def r2l(text: str, **params) -> Extraction:
     if p["snap"]:
         first, last = snap_to_blocks(block_starts(lines), first, last, limit=p["snap"])
     paragraphs = main_content(lines, first, last, output=p["output"], hebrew=p["hebrew"])
-    del lines  # the page's bytes and line arrays: freed before the profile tuples are built
-    return common.result(NAME, p, text, paragraphs, common.profile(first, last, nepl, epl, smoothed))
+    del lines  # the page's bytes and line arrays: freed before the line-profile tuples are built
+    return common.result(NAME, p, text, paragraphs, common.chosen_region(first, last, nepl, epl, smoothed))

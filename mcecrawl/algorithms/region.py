@@ -1,4 +1,4 @@
-"""Finding the main-content region in a per-line profile (shared by R2L, DANA, DANAg).
+"""Finding the main-content region in a line profile (shared by R2L, DANA, DANAg).
 
 Phases
 ------

@@ -11,7 +11,7 @@ EXTRACTION_STATUSES = ("ok", "empty", "error")
 
 @dataclass(frozen=True)
 class Region:
-    """The selected region and the per-line profile behind the choice (for explaining/plotting).
+    """The selected region and the line profile behind the choice (for explaining/plotting).
 
     ``first_line``/``last_line`` index the algorithm's lines (inclusive).  ``content`` and
     ``code`` are the per-line counts (e.g. R2L vs ASCII characters), ``smoothed`` the smoothed
