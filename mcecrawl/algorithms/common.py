@@ -7,9 +7,10 @@ import numpy as np
 
 from mcecrawl.algorithms.parse import find_title
 from mcecrawl.algorithms.result import Extraction, Region
+from mcecrawl.exceptions import MceError
 
 
-class ParamError(ValueError):
+class ParamError(MceError, ValueError):
     """An unknown parameter name or a value of the wrong type/choice (a usage error)."""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcecrawl.algorithms.result import Extraction
+from mcecrawl.exceptions import MceError
 
 # Colours: content (above) blue, code (below) grey, selected region a light green band.
 CONTENT_COLOUR, CODE_COLOUR, REGION_COLOUR = "#1f77b4", "#7f7f7f", "#2ca02c"
@@ -24,7 +25,7 @@ SYMLOG_LINEAR = 20
 ZOOM_MARGIN = 40
 
 
-class NoLineProfile(ValueError):
+class NoLineProfile(MceError, ValueError):
     """The extraction carries no line profile to draw."""
 
 
