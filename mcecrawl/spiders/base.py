@@ -18,7 +18,9 @@ news publication date / feed date / page date), ``-a limit=N`` (articles written
 ``-a profile=path.json`` (another profile file), ``-a algorithm=NAME`` (override the profile's).
 
 Hooks for site spiders: :meth:`page_metadata` (title/dates/authors), :meth:`extra_item_fields`,
-:meth:`not_article_reason` (site-specific page evidence, e.g. MediaWiki disambiguation pages).
+:meth:`not_article_reason` (site-specific page evidence, e.g. MediaWiki disambiguation pages).  The
+last two get the whole page as ``page()``, parsed on the first call: a spider that does not use
+them costs no full-page parse.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ import json
 import logging
 import re
 from datetime import date, datetime, timezone
-from typing import Any, AsyncIterator, Iterable, cast
+from typing import Any, AsyncIterator, Callable, Iterable, cast
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import scrapy
@@ -548,13 +550,17 @@ class ProfileSpider(scrapy.Spider):
                 "published_raw": published_raw.strip() if published_raw else None,
                 "published": iso_date(published_raw), "authors": list(dict.fromkeys(authors))}
 
-    def not_article_reason(self, selector) -> str | None:
+    def not_article_reason(self, page: Callable[[], scrapy.Selector]) -> str | None:
         """Hook for site spiders: why a page that passed the profile's evidence is still not an
-        article (e.g. a link-list hub or a disambiguation page), or None."""
+        article (e.g. a link-list hub or a disambiguation page), or None.
+
+        ``page()`` is the whole page's selector, parsed on the first call and then kept: a hook
+        that does not call it (this default) costs no parse."""
         return None
 
-    def extra_item_fields(self, response: Response, selector) -> dict[str, Any]:
-        """Hook for site spiders: additional item fields (must exist in ArticleItem)."""
+    def extra_item_fields(self, response: Response, page: Callable[[], scrapy.Selector]) -> dict[str, Any]:
+        """Hook for site spiders: additional item fields (must exist in ArticleItem); ``page()`` as
+        for :meth:`not_article_reason`."""
         return {}
 
     def parse_article(self, response: Response):
@@ -604,8 +610,8 @@ class ProfileSpider(scrapy.Spider):
             if head is not None and (verdict == NO_SIGNAL or meta is None or not meta["title"]):
                 verdict, why = page_evidence(whole_page(), self.profile.evidence, text=text)
                 meta = None
-            if verdict != NOT_ARTICLE and type(self).not_article_reason is not ProfileSpider.not_article_reason:
-                veto = self.not_article_reason(whole_page())
+            if verdict != NOT_ARTICLE:
+                veto = self.not_article_reason(whole_page)
                 if veto:
                     verdict, why = NOT_ARTICLE, veto
         if verdict == NOT_ARTICLE or (needed == REQUIRED and verdict != ARTICLE):
@@ -625,8 +631,7 @@ class ProfileSpider(scrapy.Spider):
             stats.inc_value("mcecrawl/too_old")
             return
         self._items += 1
-        extra = ({} if type(self).extra_item_fields is ProfileSpider.extra_item_fields
-                 else self.extra_item_fields(response, whole_page()))
+        extra = self.extra_item_fields(response, whole_page)
         # After the encoding middleware the body is UTF-8 that decodes to exactly ``text``: hand
         # the bytes on (a worker process gets them by memcpy instead of re-encoding 300 KB of str).
         page = response.body if "encoding_original" in response.meta else text
