@@ -361,7 +361,7 @@ class ProfileSpider(scrapy.Spider):
 
     async def start(self) -> AsyncIterator[Any]:
         self.check_permission()
-        from mcecrawl.politeness import CONTACT_PLACEHOLDER
+        from mcecrawl.downloadermiddlewares import CONTACT_PLACEHOLDER
 
         if self.crawling_live_host() and CONTACT_PLACEHOLDER in (self.settings.get("USER_AGENT") or ""):
             logger.warning("USER_AGENT still says %s: put a real contact in it (-s USER_AGENT='mcecrawl/0.1 "

@@ -260,7 +260,7 @@ def test_profile_encoding_forces_the_sites_charset(tmp_path):
     """A profile's "encoding" becomes the spider's ``mce_encoding``, which the middleware obeys."""
     from scrapy.utils.test import get_crawler
 
-    from mcecrawl.middlewares import EncodingNormalizationMiddleware
+    from mcecrawl.downloadermiddlewares import EncodingNormalizationMiddleware
     from mcecrawl.spiders.base import ProfileSpider
 
     data = json.loads((PROFILES_DIR / "ahram.json").read_text(encoding="utf-8"))
