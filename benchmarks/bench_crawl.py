@@ -178,12 +178,13 @@ def run(cmd: list[str], env: dict, cwd: Path) -> dict:
 # Components of the crawl process: (label, [functions]); the cumulative time of these entry
 # points, matched on their code objects (the two pipelines' process_item share a name).
 def _components():
-    from mcecrawl import exporters, middlewares, pipelines
+    from mcecrawl import downloadermiddlewares, exporters, pipelines
     from mcecrawl.extraction import pool as extraction_worker
     from mcecrawl.spiders import base
 
     return [
-        ("encoding middleware (decode, re-encode)", [middlewares.EncodingNormalizationMiddleware.process_response]),
+        ("encoding middleware (decode, re-encode)",
+         [downloadermiddlewares.EncodingNormalizationMiddleware.process_response]),
         ("spider: discovery (sitemaps, listings)",
          [base.ProfileSpider.parse_sitemap, base.ProfileSpider.parse_listing]),
         ("spider: page evidence and metadata", [base.ProfileSpider.parse_article]),

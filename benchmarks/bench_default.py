@@ -30,7 +30,7 @@ import mcecrawl  # noqa: E402
 from mcecrawl.algorithms import scored_regions as sr  # noqa: E402
 from mcecrawl.encoding import decode  # noqa: E402
 from mcecrawl.evaluation import gate, load_dataset  # noqa: E402
-from mcecrawl.evaluation.metrics import fold, lcs_f1, snippet_score  # noqa: E402
+from mcecrawl.evaluation.metrics import fold_for_scoring, lcs_f1, snippet_score  # noqa: E402
 from mcecrawl.evaluation.peers import available_peers, run_peer  # noqa: E402
 from mcecrawl.evaluation.runner import script_of  # noqa: E402
 
@@ -124,14 +124,14 @@ def headline_first(pages, results) -> tuple[int, int]:
     for pg in pages:
         if pg.kind != "full" or not pg.gold:
             continue
-        first = fold(pg.gold.splitlines()[0]).strip()
+        first = fold_for_scoring(pg.gold.splitlines()[0]).strip()
         from mcecrawl.algorithms.parse import h1_headings
 
-        if not any(fold(h).strip() == first for _, h in h1_headings(pg.text.encode("utf-8", "replace"))):
+        if not any(fold_for_scoring(h).strip() == first for _, h in h1_headings(pg.text.encode("utf-8", "replace"))):
             continue
         total += 1
         out = results[pg.dataset + "/" + pg.id][1]
-        hit += bool(out) and fold(out.splitlines()[0]).strip() == first
+        hit += bool(out) and fold_for_scoring(out.splitlines()[0]).strip() == first
     return hit, total
 
 

@@ -45,9 +45,9 @@ VARIANTS = {
 # Grid of "sweep": the decisions the papers leave open, each varied alone from the defaults.
 SWEEP = {
     "dana": [{}, {"split": "block"}, {"growth": "literal"}, {"weight": "bytes"}, {"P": 8}, {"P": 20}, {"P": 40},
-             {"radius": 2}, {"snap": 3}],
+             {"radius": 2}],
     "danag": [{}, {"split": "block"}, {"growth": "literal"}, {"weight": "bytes"}, {"gap": 8}, {"gap": 20},
-              {"gap": 40}, {"snap": 3}],
+              {"gap": 40}],
     "r2l": [{}, {"growth": "literal"}, {"P": 8}, {"P": 8, "growth": "literal"}, {"split": "block"},
             {"weight": "bytes"}, {"output": "chars"}],
 }

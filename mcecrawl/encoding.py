@@ -22,7 +22,7 @@ this order and records the deciding step in :attr:`Decoded.source`:
 Speed: single-byte code pages are never scored character by character in Python.  Each
 candidate gets a 256-entry *byte class table* (letter of the code page's script / mark /
 foreign letter / control / undefined / other), and only the non-ASCII bytes of a body (2-5 %
-of a real page) are profiled, with ``bytes.translate``/``count`` and numpy for their
+of a real page) are scored, with ``bytes.translate``/``count`` and numpy for their
 neighbourhoods.  UTF-8 pages cost one strict ``bytes.decode``.
 """
 from __future__ import annotations
@@ -310,7 +310,7 @@ def _script_score(counts: dict[str, int]) -> float:
     return (good - bad) / (good + bad) if good + bad else 1.0
 
 
-class _Profile(NamedTuple):
+class _Reading(NamedTuple):
     valid: bool  # strictly decodable, without C1 controls
     score: float  # see _script_score
     mix: float  # see _NonAscii.mix
@@ -318,7 +318,7 @@ class _Profile(NamedTuple):
     foreign: int  # letters of other scripts (stray or not)
 
 
-def _profile(na: _NonAscii, table: _Table) -> _Profile:
+def _reading(na: _NonAscii, table: _Table) -> _Reading:
     """How a body reads in ``table.codec``; score and mix only for valid readings.
 
     Only the non-ASCII bytes are scored (docs/decisions.md c.1: the naive per-character scorer
@@ -328,17 +328,17 @@ def _profile(na: _NonAscii, table: _Table) -> _Profile:
     # A C1 control is never text: bytes 0x80-0x9F in a page labelled ISO-8859-x are the
     # windows-125x sibling's punctuation (the reason WHATWG maps latin1 to windows-1252).
     if b"U" in cls or b"C" in cls:
-        return _Profile(False, -1.0, 0.0, 0, 0)
+        return _Reading(False, -1.0, 0.0, 0, 0)
     counts = {k: cls.count(k.encode()) for k in "SMF"}
     foreign = counts["F"]
     if foreign:
         counts["F"] = na.stray_foreign(table)
-    return _Profile(True, _script_score(counts), na.mix(table), counts["S"] + counts["M"], foreign)
+    return _Reading(True, _script_score(counts), na.mix(table), counts["S"] + counts["M"], foreign)
 
 
-def _plausible_single_byte(na: _NonAscii, table: _Table) -> tuple[bool, _Profile]:
+def _plausible_single_byte(na: _NonAscii, table: _Table) -> tuple[bool, _Reading]:
     """Is the body strictly valid and plausible text in ``table.codec``?"""
-    p = _profile(na, table)
+    p = _reading(na, table)
     if not p.valid:
         return False, p
     if table.script == "LATIN":

@@ -162,7 +162,7 @@ class CrawlSummary:
       with the error, so that an offline run or a moved sitemap is one readable line per URL.
 
     The spider reports entry-point failures with :meth:`entry_point_failed`; items are seen on
-    ``item_scraped``.  The robots.txt summary is :class:`mcecrawl.politeness.RobotsTxtReportMiddleware`'s.
+    ``item_scraped``.  The robots.txt summary is :class:`mcecrawl.downloadermiddlewares.RobotsTxtReportMiddleware`'s.
     """
 
     def __init__(self, crawler):

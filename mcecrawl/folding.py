@@ -4,7 +4,8 @@ Three consumers build their ``str.translate`` tables from these pieces; what dif
 a choice made where the table is built, with its reason there:
 
 ================  ==============================  ==============================  ==============================
-                  evaluation (``metrics.fold``)   corpus (``normalize``)          search (``analysis.fold``)
+                  evaluation                      corpus                          search
+                  (``metrics.fold_for_scoring``)  (``normalize``)                 (``analysis.fold_for_search``)
 ================  ==============================  ==============================  ==============================
 Unicode form      NFKC, whole text                NFC + presentation forms        NFC + presentation forms
 marks removed     :data:`MARK_CHART` + Hebrew     :data:`HARAKAT` (optional)      :data:`HARAKAT` +

@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import scrapy
 
+from mcecrawl.algorithms.result import EXTRACTION_STATUSES
+
 SCHEMA_VERSION = "1.1"  # 1.1: status not_article
-STATUSES = ("ok", "empty", "error", "blocked", "not_article")
+# An item's status: the extraction's, or one the spider decides before any extraction (an anti-bot
+# challenge page, a page that is not an article).
+ITEM_STATUSES = (*EXTRACTION_STATUSES, "blocked", "not_article")
 
 
 class ArticleItem(scrapy.Item):

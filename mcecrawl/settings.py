@@ -38,7 +38,7 @@ DOWNLOAD_WARNSIZE = 2 * 1024 * 1024
 RETRY_ENABLED = True
 RETRY_TIMES = 2
 RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
-# Retry-After on 429/503 is honoured up to this many seconds (politeness.RetryAfterMiddleware).
+# Retry-After on 429/503 is honoured up to this many seconds (downloadermiddlewares.RetryAfterMiddleware).
 MCE_RETRY_AFTER_ENABLED = True
 MCE_RETRY_AFTER_MAX = 300.0
 # Scrapy re-reads and re-parses a generator callback's source on every response to warn about
@@ -53,8 +53,8 @@ HTTPCACHE_ENABLED = False  # optional: -s HTTPCACHE_ENABLED=1 replays pages from
 HTTPCACHE_DIR = "httpcache"
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-    "mcecrawl.politeness.RobotsTxtReportMiddleware": 100,
-    "mcecrawl.politeness.RetryAfterMiddleware": 560,  # before RetryMiddleware (550) sees the response
+    "mcecrawl.downloadermiddlewares.RobotsTxtReportMiddleware": 100,
+    "mcecrawl.downloadermiddlewares.RetryAfterMiddleware": 560,  # before RetryMiddleware (550) sees the response
 }
 # Crash-safe resume: with JOBDIR set, DoneRecord keeps an append-only record of written articles
 # (mcecrawl/extensions.py); MCE_DONE_RECORD names a record directory without JOBDIR.
@@ -76,7 +76,7 @@ MCE_ENCODING_REWRITE_META = True  # rewrite stale <meta charset>/XML declaration
 MCE_ENCODING_WARN_REPLACEMENTS = True  # one warning per response that needed U+FFFD
 # 585: after HttpCompressionMiddleware (590) decompressed the body, before MetaRefreshMiddleware
 # (580) parses it; HttpCacheMiddleware (900) still stores the original bytes.
-DOWNLOADER_MIDDLEWARES["mcecrawl.middlewares.EncodingNormalizationMiddleware"] = 585
+DOWNLOADER_MIDDLEWARES["mcecrawl.downloadermiddlewares.EncodingNormalizationMiddleware"] = 585
 
 # --- Extraction pipeline and feeds ---
 # Other groups add pipelines with ITEM_PIPELINES[...] = n (ExtractionPipeline runs first, at 300).
@@ -124,10 +124,10 @@ MCE_WARC_MAX_BYTES = 1024**3  # rotate at 1 GB (docs/decisions.md c.7: ~1 GB, th
 ITEM_PIPELINES["mcecrawl.pipelines.CorpusQualityPipeline"] = 400
 # 595: nearer the downloader than HttpCompressionMiddleware (590) and EncodingNormalizationMiddleware
 # (585), so the archive holds the server's bytes, not the decompressed/re-encoded ones.
-DOWNLOADER_MIDDLEWARES["mcecrawl.middlewares.WarcArchiveMiddleware"] = 595
+DOWNLOADER_MIDDLEWARES["mcecrawl.downloadermiddlewares.WarcArchiveMiddleware"] = 595
 # Copies response.meta["warc_record_id"] into the spider's items (other groups add with SPIDER_MIDDLEWARES[...]).
 SPIDER_MIDDLEWARES = {
-    "mcecrawl.middlewares.WarcRecordIdSpiderMiddleware": 800,
+    "mcecrawl.spidermiddlewares.WarcRecordIdSpiderMiddleware": 800,
 }
 
 # --- Search index ---

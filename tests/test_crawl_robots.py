@@ -16,7 +16,7 @@ from scrapy.utils.test import get_crawler
 
 from mcecrawl.demo.crawl import read_jsonl, run_crawl, stats_from_log
 from mcecrawl.demo.server import FixtureServer
-from mcecrawl.politeness import RobotsTxtReportMiddleware
+from mcecrawl.downloadermiddlewares import RobotsTxtReportMiddleware
 
 SCRAPY_ONLY = "User-agent: Scrapy\nDisallow: /\n\nUser-agent: *\nDisallow: /private/\n"
 ALLOW_ALL = "User-agent: *\nDisallow:\n"

@@ -8,9 +8,9 @@ import pytest
 
 from mcecrawl.corpus.normalize import normalize
 from mcecrawl.evaluation.metrics import characters, tokenize
-from mcecrawl.evaluation.metrics import fold as eval_fold
+from mcecrawl.evaluation.metrics import fold_for_scoring as eval_fold
 from mcecrawl.folding import BIDI_CONTROLS, BOM, HARAKAT, MARK_CHART, SOFT_HYPHEN, TATWEEL, ZWJ, ZWNJ
-from mcecrawl.search.analysis import fold as search_fold
+from mcecrawl.search.analysis import fold_for_search as search_fold
 
 # sha256 of the evaluation's tokenisation (tokenize and characters) of every gold file of the dev data
 # (<data>/*/gold*/*.txt, 576 files), computed on the code before the folding tables moved to

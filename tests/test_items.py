@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mcecrawl.items import SCHEMA_VERSION, STATUSES, ArticleItem
+from mcecrawl.items import ITEM_STATUSES, SCHEMA_VERSION, ArticleItem
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "mcecrawl" / "schema" / "item.schema.json")
                     .read_text("utf-8"))
@@ -19,7 +19,7 @@ def test_every_required_schema_field_is_an_item_field():
 
 def test_schema_version_and_statuses_match():
     assert SCHEMA["properties"]["schema_version"]["const"] == SCHEMA_VERSION
-    assert tuple(SCHEMA["properties"]["status"]["enum"]) == STATUSES
+    assert tuple(SCHEMA["properties"]["status"]["enum"]) == ITEM_STATUSES
 
 
 def test_schema_rejects_a_record_without_status():

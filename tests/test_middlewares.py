@@ -13,11 +13,11 @@ from scrapy.utils.test import get_crawler
 
 from encoding_cases import heavy_page, legacy_bytes, small_page
 from mcecrawl import settings as project_settings
-from mcecrawl.middlewares import META_KEYS, EncodingNormalizationMiddleware, rewrite_declarations
+from mcecrawl.downloadermiddlewares import META_KEYS, EncodingNormalizationMiddleware, rewrite_declarations
 from pageserver import crawl_served_pages
 
 ROOT = Path(__file__).resolve().parent.parent
-MW = "mcecrawl.middlewares.EncodingNormalizationMiddleware"
+MW = "mcecrawl.downloadermiddlewares.EncodingNormalizationMiddleware"
 
 
 class _Spider(Spider):
@@ -135,7 +135,7 @@ def test_forced_encoding_meta_spider_and_setting():
 
 def test_unknown_forced_encoding_is_ignored_with_a_warning(caplog):
     body = small_page("ar").encode("utf-8")
-    with caplog.at_level(logging.WARNING, logger="mcecrawl.middlewares"):
+    with caplog.at_level(logging.WARNING, logger="mcecrawl.downloadermiddlewares"):
         request, _, _ = _process(_mw(), body, "text/html", meta={"mce_encoding": "no-such"})
     assert request.meta["encoding_source"] == "utf-8" and "no-such" in caplog.text
 
@@ -143,11 +143,11 @@ def test_unknown_forced_encoding_is_ignored_with_a_warning(caplog):
 def test_one_warning_per_response_with_replacements(caplog):
     mw = _mw()
     body = b"<html><p>" + b"\x81\x8d\x8f abc " * 5 + b"</p></html>"
-    with caplog.at_level(logging.WARNING, logger="mcecrawl.middlewares"):
+    with caplog.at_level(logging.WARNING, logger="mcecrawl.downloadermiddlewares"):
         request, _, new = _process(mw, body, "text/html", meta={"mce_encoding": "iso-8859-1"})
         _process(mw, b"<p>plain</p>", "text/html")
     assert request.meta["encoding_replacements"] == 15
-    warnings = [r for r in caplog.records if r.name == "mcecrawl.middlewares"]
+    warnings = [r for r in caplog.records if r.name == "mcecrawl.downloadermiddlewares"]
     assert len(warnings) == 1 and "15 replacement" in warnings[0].getMessage()
     stats = _stats(mw)
     assert stats["mcecrawl/encoding/replacements"] == 15
@@ -219,8 +219,8 @@ CRAWL_SCRIPT = textwrap.dedent("""
 
     settings = Settings()
     settings.setdict({"DOWNLOADER_MIDDLEWARES": {
-        "mcecrawl.middlewares.EncodingNormalizationMiddleware":
-            project.DOWNLOADER_MIDDLEWARES["mcecrawl.middlewares.EncodingNormalizationMiddleware"]},
+        "mcecrawl.downloadermiddlewares.EncodingNormalizationMiddleware":
+            project.DOWNLOADER_MIDDLEWARES["mcecrawl.downloadermiddlewares.EncodingNormalizationMiddleware"]},
         "MCE_ENCODING_ENABLED": project.MCE_ENCODING_ENABLED, "ROBOTSTXT_OBEY": False,
         "TELNETCONSOLE_ENABLED": False, "LOG_LEVEL": "WARNING",
         "FEEDS": {out + "/items.jsonl": {"format": "jsonlines", "encoding": "utf-8"}}})

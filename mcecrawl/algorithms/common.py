@@ -7,9 +7,10 @@ import numpy as np
 
 from mcecrawl.algorithms.parse import find_title
 from mcecrawl.algorithms.result import Extraction, Region
+from mcecrawl.exceptions import MceError
 
 
-class ParamError(ValueError):
+class ParamError(MceError, ValueError):
     """An unknown parameter name or a value of the wrong type/choice (a usage error)."""
 
 
@@ -57,8 +58,8 @@ def resolve_params(algorithm: str, defaults: Mapping[str, Any], choices: Mapping
     return params
 
 
-def profile(first: int, last: int, content: np.ndarray, code: np.ndarray, smoothed: np.ndarray) -> Region:
-    """The region and the per-line profile behind it, as plain tuples (plot-ready)."""
+def chosen_region(first: int, last: int, content: np.ndarray, code: np.ndarray, smoothed: np.ndarray) -> Region:
+    """The chosen lines and the line profile behind the choice, as plain tuples (plot-ready)."""
     return Region(first, last, tuple(content.tolist()), tuple(code.tolist()), tuple(smoothed.tolist()))
 
 

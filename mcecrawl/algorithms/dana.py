@@ -47,7 +47,6 @@ from mcecrawl.algorithms.lines import (
     SPLIT_MODES,
     WEIGHTS,
     Lines,
-    block_starts,
     count_ascii,
     count_non_ascii,
     segment_lines,
@@ -55,11 +54,9 @@ from mcecrawl.algorithms.lines import (
 from mcecrawl.algorithms.parse import parse_lines
 from mcecrawl.algorithms.region import (
     SMOOTHING_RADIUS,
-    SNAP_LINES,
     grow_boundaries,
     longest_column,
     smooth,
-    snap_to_blocks,
 )
 from mcecrawl.algorithms.result import Extraction
 
@@ -73,7 +70,7 @@ GROWTH_DEFAULT = "smoothed"  # measured better than the literal reading (module 
 SPLIT_DEFAULT = "tag"  # R2L paper §4.1 preprocessing; measured better than "block"
 
 DEFAULTS = {"P": P_DEFAULT, "radius": SMOOTHING_RADIUS, "weight": WEIGHT_DEFAULT,
-            "growth": GROWTH_DEFAULT, "split": SPLIT_DEFAULT, "snap": SNAP_LINES}
+            "growth": GROWTH_DEFAULT, "split": SPLIT_DEFAULT}
 CHOICES = {"weight": WEIGHTS, "growth": GROWTH_MODES, "split": SPLIT_MODES}
 
 
@@ -129,13 +126,12 @@ def dana(text: str, **params) -> Extraction:
     **params
         ``P`` (lines, default :data:`P_DEFAULT`), ``radius`` (smoothing neighbours, 1),
         ``weight`` ("chars"/"bytes"), ``growth`` ("literal"/"smoothed"), ``split``
-        ("block"/"tag"), ``snap`` (lines the region's edges may move to a block boundary;
-        default 0 = off).
+        ("block"/"tag").
 
     Returns
     -------
     Extraction
-        ``region`` holds the selected lines and the per-line profile (content = non-ASCII,
+        ``region`` holds the selected lines and the line profile (content = non-ASCII,
         code = ASCII, smoothed difference).
     """
     p = common.resolve_params(NAME, DEFAULTS, CHOICES, params)
@@ -147,8 +143,6 @@ def dana(text: str, **params) -> Extraction:
     first, last, smoothed = find_main_content_area(non_ascii, ascii, P=p["P"], radius=p["radius"], growth=p["growth"])
     if first is None:
         return common.empty(NAME, p, "no line has more non-ASCII than ASCII characters", text)
-    if p["snap"]:
-        first, last = snap_to_blocks(block_starts(lines), first, last, limit=p["snap"])
     paragraphs = extract_main_content(lines, first, last)
-    del lines  # the page's bytes and line arrays: freed before the profile tuples are built
-    return common.result(NAME, p, text, paragraphs, common.profile(first, last, non_ascii, ascii, smoothed))
+    del lines  # the page's bytes and line arrays: freed before the line-profile tuples are built
+    return common.result(NAME, p, text, paragraphs, common.chosen_region(first, last, non_ascii, ascii, smoothed))

@@ -3,7 +3,7 @@
 One preprocessing step and four phases of the paper [1]_ (§3), each one function:
 
 0. :func:`remove_scripts_styles_comments` — §3 preprocessing: JavaScript, CSS and comments are
-   removed (their lines leave the profile altogether).
+   removed (their lines leave the line profile altogether).
 1. :func:`calculate_lengths` — §3.1: characters of content (the parser's text tokens, located in
    their lines) and of code (markup) per line, T1 and T2.
 2. :func:`find_first_paragraph` — §3.2: smoothing (formula 1) and, among the regions above the
@@ -33,15 +33,13 @@ from __future__ import annotations
 import numpy as np
 
 from mcecrawl.algorithms import common
-from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, block_starts, count_content_code, segment_lines
+from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, count_content_code, segment_lines
 from mcecrawl.algorithms.parse import parse_lines
 from mcecrawl.algorithms.region import (
     SMOOTHING_RADIUS,
-    SNAP_LINES,
     grow_boundaries,
     largest_region,
     smooth,
-    snap_to_blocks,
 )
 from mcecrawl.algorithms.result import Extraction
 
@@ -55,7 +53,7 @@ GROWTH_DEFAULT = "smoothed"  # §3.3 grows over paragraphs = regions above the a
 SPLIT_DEFAULT = "tag"  # R2L paper §4.1 preprocessing; measured better than "block"
 
 DEFAULTS = {"gap": GAP_DEFAULT, "radius": SMOOTHING_RADIUS, "weight": WEIGHT_DEFAULT,
-            "growth": GROWTH_DEFAULT, "split": SPLIT_DEFAULT, "snap": SNAP_LINES}
+            "growth": GROWTH_DEFAULT, "split": SPLIT_DEFAULT}
 CHOICES = {"weight": WEIGHTS, "growth": GROWTH_MODES, "split": SPLIT_MODES}
 
 
@@ -108,8 +106,7 @@ def danag(text: str, **params) -> Extraction:
         The decoded page.
     **params
         ``gap`` (lines, default 30), ``radius`` (smoothing neighbours, 1), ``weight``
-        ("chars"/"bytes"), ``growth`` ("smoothed"/"literal"), ``split`` ("block"/"tag"),
-        ``snap`` (lines the region's edges may move to a block boundary; default 0 = off).
+        ("chars"/"bytes"), ``growth`` ("smoothed"/"literal"), ``split`` ("block"/"tag").
 
     Returns
     -------
@@ -126,8 +123,6 @@ def danag(text: str, **params) -> Extraction:
     if seed is None:
         return common.empty(NAME, p, "no line has more content than code characters", text)
     first, last = recognize_boundary(content, smoothed, *seed, gap=p["gap"], growth=p["growth"])
-    if p["snap"]:
-        first, last = snap_to_blocks(block_starts(lines)[kept], first, last, limit=p["snap"])
     paragraphs = extract_main_content(lines, kept, first, last)
-    del lines  # the page's bytes and line arrays: freed before the profile tuples are built
-    return common.result(NAME, p, text, paragraphs, common.profile(first, last, content, code, smoothed))
+    del lines  # the page's bytes and line arrays: freed before the line-profile tuples are built
+    return common.result(NAME, p, text, paragraphs, common.chosen_region(first, last, content, code, smoothed))

@@ -13,7 +13,7 @@ Phases
     inside comments, ``<script>``/``<style>`` bodies or attribute values.  Lines inside those
     bodies (and the ``<head>``) are flagged ``protected`` so that their text (e.g. JSON page
     data full of R2L strings) can never win a region.  Whitespace-only lines are merged into
-    the line before them, so indentation and empty lines change neither the profile nor P.
+    the line before them, so indentation and empty lines change neither the line profile nor P.
 :func:`count_ascii`, :func:`count_non_ascii`, :func:`count_r2l`, :func:`count_content_code`
     Per-line counts (the papers' EPL/NEPL lengths, T1/T2 arrays), weighted in characters or in
     UTF-8 bytes.
@@ -237,7 +237,7 @@ def segment_lines(text: str | bytes, *, split: str = "tag", merge_blank: bool = 
     del is_start
     if merge_blank and len(starts) > 1:
         # A whitespace-only line is trailing space of the line before it: merged, so that
-        # pretty-printing (indentation, empty lines) changes neither the profile nor P.
+        # pretty-printing (indentation, empty lines) changes neither the line profile nor P.
         solid = _sum_per_line(arr, starts, lambda chunk, _: chunk > 0x20) > 0
         solid[0] = True
         starts = starts[solid | is_start_protected(starts, spans)]

@@ -30,11 +30,9 @@ from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, block_starts,
 from mcecrawl.algorithms.parse import parse_lines, r2l_characters
 from mcecrawl.algorithms.region import (
     SMOOTHING_RADIUS,
-    SNAP_LINES,
     grow_boundaries,
     longest_column,
     smooth,
-    snap_to_blocks,
 )
 from mcecrawl.algorithms.result import Extraction
 
@@ -54,7 +52,7 @@ SPLIT_DEFAULT = "tag"  # §4.1 preprocessing; measured better than "block"
 OUTPUT_DEFAULT = "chars"  # the paper's output; "parse" keeps digits, Latin words and punctuation
 
 DEFAULTS = {"P": P_DEFAULT, "radius": SMOOTHING_RADIUS, "weight": WEIGHT_DEFAULT, "growth": GROWTH_DEFAULT,
-            "split": SPLIT_DEFAULT, "output": OUTPUT_DEFAULT, "hebrew": False, "snap": SNAP_LINES}
+            "split": SPLIT_DEFAULT, "output": OUTPUT_DEFAULT, "hebrew": False}
 CHOICES = {"weight": WEIGHTS, "growth": GROWTH_MODES, "split": SPLIT_MODES, "output": OUTPUT_MODES}
 
 
@@ -124,8 +122,7 @@ def r2l(text: str, **params) -> Extraction:
     **params
         ``P`` (lines, default 30), ``radius`` (1), ``weight`` ("chars"/"bytes"), ``growth``
         ("literal"/"smoothed"), ``split`` ("block"/"tag"), ``output`` ("chars"/"parse"),
-        ``hebrew`` (count Hebrew letters in S1, default False), ``snap`` (lines the region's
-        edges may move to a block boundary; default 0 = off).
+        ``hebrew`` (count Hebrew letters in S1, default False).
 
     Returns
     -------
@@ -141,8 +138,6 @@ def r2l(text: str, **params) -> Extraction:
     first, last, smoothed = find_region(nepl, epl, P=p["P"], radius=p["radius"], growth=p["growth"])
     if first is None:
         return common.empty(NAME, p, "no line has more R2L than ASCII characters", text)
-    if p["snap"]:
-        first, last = snap_to_blocks(block_starts(lines), first, last, limit=p["snap"])
     paragraphs = main_content(lines, first, last, output=p["output"], hebrew=p["hebrew"])
-    del lines  # the page's bytes and line arrays: freed before the profile tuples are built
-    return common.result(NAME, p, text, paragraphs, common.profile(first, last, nepl, epl, smoothed))
+    del lines  # the page's bytes and line arrays: freed before the line-profile tuples are built
+    return common.result(NAME, p, text, paragraphs, common.chosen_region(first, last, nepl, epl, smoothed))

@@ -1,4 +1,4 @@
-"""Finding the main-content region in a per-line profile (shared by R2L, DANA, DANAg).
+"""Finding the main-content region in a line profile (shared by R2L, DANA, DANAg).
 
 Phases
 ------
@@ -140,31 +140,3 @@ def grow_boundaries(is_content: np.ndarray, first: int, last: int, gap: int) -> 
     return lo, hi
 
 
-# Lines a region boundary may move to reach a block boundary.  Off by default: on the 8 Arabic-
-# script pages of the r2l dev set (docs/evaluation.md) snap=3/5 changed the mean F1 by -0.002..+0.0002 (dana) and
-# -0.002 (danag), noise either way; it only restores a few words a cut paragraph lost.
-SNAP_LINES = 0
-
-
-def snap_to_blocks(is_block: np.ndarray, first: int, last: int, *, limit: int = SNAP_LINES) -> tuple[int, int]:
-    """Move the region's edges outward to block boundaries, at most ``limit`` lines each.
-
-    Not in the papers: with a tag per line, a paragraph opening with a link (long ``href``, few
-    letters) can fall just outside the smoothed region and lose its first words.  The region
-    then starts at the nearest preceding line that opens with a block tag and ends before the
-    next one, so it never cuts a paragraph in the middle.
-
-    Examples
-    --------
-    >>> snap_to_blocks(np.array([1, 0, 0, 0, 1, 0, 1], dtype=bool), 2, 4, limit=3)
-    (0, 5)
-    """
-    if limit <= 0:
-        return first, last
-    before = np.flatnonzero(is_block[max(first - limit, 0):first + 1])
-    if len(before) and not is_block[first]:
-        first = max(first - limit, 0) + int(before[-1])
-    after = np.flatnonzero(is_block[last + 1:last + 2 + limit])
-    if len(after):
-        last = last + int(after[0])
-    return first, last

@@ -5,12 +5,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-STATUSES = ("ok", "empty", "error")
+# What an extraction can end in; the crawl's items add their own (mcecrawl.items.ITEM_STATUSES).
+EXTRACTION_STATUSES = ("ok", "empty", "error")
 
 
 @dataclass(frozen=True)
 class Region:
-    """The selected region and the per-line profile behind the choice (for explaining/plotting).
+    """The selected region and the line profile behind the choice (for explaining/plotting).
 
     ``first_line``/``last_line`` index the algorithm's lines (inclusive).  ``content`` and
     ``code`` are the per-line counts (e.g. R2L vs ASCII characters), ``smoothed`` the smoothed
@@ -40,8 +41,8 @@ class Extraction:
     encoding_source: str | None = None  # deciding step of mcecrawl.encoding.decode
 
     def __post_init__(self) -> None:
-        if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, not {self.status!r}")
+        if self.status not in EXTRACTION_STATUSES:
+            raise ValueError(f"status must be one of {EXTRACTION_STATUSES}, not {self.status!r}")
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
         object.__setattr__(self, "paragraphs", tuple(self.paragraphs))
 

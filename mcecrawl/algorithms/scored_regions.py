@@ -1,10 +1,10 @@
 """Scored regions: the project's own main-content method, built on the DANAg line profile.
 
-DANA and DANAg [1]_ [2]_ keep one region of the smoothed content-minus-code profile: the longest
+DANA and DANAg [1]_ [2]_ keep one region of the smoothed content-minus-code line profile: the longest
 column or the region with most characters.  On pages they were not fitted to that single choice
 is where they fail: a long "about this site" footer paragraph, or a "most read" list, can be the
 densest run, and an article split by in-article promo blocks loses its first part.  This method
-keeps the papers' profile as its cheap first pass and decides among *all* its regions with
+keeps the papers' line profile as its cheap first pass and decides among *all* its regions with
 page-independent evidence, parsing only the chosen lines.  Phases, one function each:
 
 1. :func:`line_profile` — DANAg §3.1-3.2: lines (tag per line, R2L paper §4.1), content and code
@@ -194,8 +194,8 @@ _ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|
 
 
 @dataclass
-class Profile:
-    """Phase 1 arrays over the kept lines (scripts, styles and comments removed)."""
+class LineProfile:
+    """Phase 1 arrays over the kept lines (scripts, styles and comments removed): the line profile."""
 
     lines: Lines
     kept: np.ndarray  # index into lines of each kept line
@@ -236,7 +236,7 @@ class Candidate:
         return 100.0 * self.punct / self.chars if self.chars else 0.0
 
 
-def line_profile(text: str | bytes, *, radius: int = SMOOTHING_RADIUS) -> Profile:
+def line_profile(text: str | bytes, *, radius: int = SMOOTHING_RADIUS) -> LineProfile:
     """Phase 1: DANAg's per-line content and code (§3.1) and smoothing (§3.2), plus link text,
     punctuation and container depth per line (all numpy passes over the bytes)."""
     lines = segment_lines(text, split="tag")
@@ -281,7 +281,7 @@ def line_profile(text: str | bytes, *, radius: int = SMOOTHING_RADIUS) -> Profil
     del keys, closing, is_box, box_depth, open_idx, open_depth, at
 
     punct = _punctuation_per_line(arr, lines, kept, content)
-    return Profile(lines, kept, content, code, smoothed.astype(np.int32), link, punct, depth, opens)
+    return LineProfile(lines, kept, content, code, smoothed.astype(np.int32), link, punct, depth, opens)
 
 
 def _punctuation_per_line(arr: np.ndarray, lines: Lines, kept: np.ndarray, content: np.ndarray) -> np.ndarray:
@@ -333,48 +333,48 @@ def _punctuation_per_line(arr: np.ndarray, lines: Lines, kept: np.ndarray, conte
     return out
 
 
-def candidate_regions(profile: Profile, *, gap: int = GAP_DEFAULT) -> list[Candidate]:
+def candidate_regions(lp: LineProfile, *, gap: int = GAP_DEFAULT) -> list[Candidate]:
     """Phase 2: runs above the axis, grouped into regions where at most ``gap`` lines apart."""
-    firsts, lasts = positive_runs(profile.smoothed)
+    firsts, lasts = positive_runs(lp.smoothed)
     if not len(firsts):
         return []
     breaks = np.flatnonzero(firsts[1:] - lasts[:-1] - 1 > gap)
     group_first = np.concatenate(([0], breaks + 1))
     group_last = np.concatenate((breaks, [len(firsts) - 1]))
-    csum = {name: np.concatenate(([0], np.cumsum(getattr(profile, name), dtype=np.int64)))
+    csum = {name: np.concatenate(([0], np.cumsum(getattr(lp, name), dtype=np.int64)))
             for name in ("content", "link", "punct")}
     out = []
     for g0, g1 in zip(group_first, group_last):
         a, b = int(firsts[g0]), int(lasts[g1])
         chars, link, punct = (int(csum[n][b + 1] - csum[n][a]) for n in ("content", "link", "punct"))
         if chars:
-            out.append(Candidate(a, b, chars, link, punct, median_line(profile, a, b)))
+            out.append(Candidate(a, b, chars, link, punct, median_line(lp, a, b)))
     return out
 
 
-def median_line(profile: Profile, first: int, last: int) -> int:
+def median_line(lp: LineProfile, first: int, last: int) -> int:
     """The line holding the middle character of the region's non-link text: its containers
     stand for the region (a long footer paragraph at one end cannot, as the densest line can)."""
-    before = profile.text_before
+    before = lp.text_before
     total = int(before[last + 1] - before[first]) if last >= first else 0
     if total == 0:
         return first
     return int(np.searchsorted(before, before[first] + total / 2)) - 1
 
 
-def whole_page(profile: Profile) -> Candidate:
+def whole_page(lp: LineProfile) -> Candidate:
     """All kept lines as one region (the safety net for pages without a dense line)."""
-    last = len(profile.kept) - 1
-    return Candidate(0, last, int(profile.content.sum()), int(profile.link.sum()), int(profile.punct.sum()),
-                     median_line(profile, 0, last))
+    last = len(lp.kept) - 1
+    return Candidate(0, last, int(lp.content.sum()), int(lp.link.sum()), int(lp.punct.sum()),
+                     median_line(lp, 0, last))
 
 
-def containers(profile: Profile, line: int) -> list[tuple[int, bytes]]:
+def containers(lp: LineProfile, line: int) -> list[tuple[int, bytes]]:
     """(byte offset, opening tag) of the containers enclosing kept line ``line``, innermost first;
     at most :data:`MAX_CONTAINERS` of them."""
-    at = int(profile.lines.starts[profile.kept[line]])
-    keys, tag_ends = profile.opens
-    top = int(profile.depth[line])
+    at = int(lp.lines.starts[lp.kept[line]])
+    keys, tag_ends = lp.opens
+    top = int(lp.depth[line])
     depths = np.arange(top, max(top - MAX_CONTAINERS, 0), -1, dtype=np.uint64)
     if not len(depths) or not len(keys):
         return []
@@ -382,7 +382,7 @@ def containers(profile: Profile, line: int) -> list[tuple[int, bytes]]:
     ok = i >= 0
     found = keys[i[ok]]
     found = found[(found >> np.uint64(32)) == depths[ok]] & np.uint64(0xFFFFFFFF)
-    lines, data = profile.lines, profile.lines.data
+    lines, data = lp.lines, lp.lines.data
     ends = tag_ends[np.searchsorted(lines.tag_starts, found)]
     return [(int(s), data[int(s):int(e) + 1]) for s, e in zip(found, ends)]
 
@@ -415,17 +415,17 @@ def is_labelled(name: str, words: str) -> bool:
     return name in ("article", "main") or "articlebody" in words.lower() or "main" in words.lower().split()
 
 
-def label_region(profile: Profile, c: Candidate) -> Candidate:
+def label_region(lp: LineProfile, c: Candidate) -> Candidate:
     """Containers of the region's middle line and what their labels say (computed once)."""
     if c.boilerplate is None:
-        c.containers = containers(profile, c.middle)
+        c.containers = containers(lp, c.middle)
         labels = [_label(t) for _, t in c.containers]
         c.boilerplate = any(is_boilerplate(n, w) for n, w in labels)
         c.labelled = any(is_labelled(n, w) for n, w in labels)
     return c
 
 
-def score_regions(profile: Profile, candidates: list[Candidate], headline_line: int | None) -> None:
+def score_regions(lp: LineProfile, candidates: list[Candidate], headline_line: int | None) -> None:
     """Phase 3: score = non-link characters x punctuation x container labels x headline.
 
     Container labels are read for the :data:`LABELLED_REGIONS` regions of highest score without
@@ -440,7 +440,7 @@ def score_regions(profile: Profile, candidates: list[Candidate], headline_line: 
         if c.headline:
             c.score *= HEADLINE_WEIGHT
     for c in sorted(candidates, key=lambda c: -c.score)[:LABELLED_REGIONS]:
-        label_region(profile, c)
+        label_region(lp, c)
         if c.boilerplate:
             c.score *= BOILERPLATE_WEIGHT
         if c.labelled:
@@ -478,7 +478,7 @@ def _reads_as_content(tag: bytes) -> bool:
     return name != "body" and bool(POSITIVE.search(words))
 
 
-def join_regions(profile: Profile, candidates: list[Candidate], best: Candidate) -> tuple[int, int]:
+def join_regions(lp: LineProfile, candidates: list[Candidate], best: Candidate) -> tuple[int, int]:
     """Phase 4: extend ``best`` over neighbouring regions that read as article text (low link
     share, sentence punctuation, no boilerplate container) in the same article container.
     No distance limit: the shared container is the evidence (a limit of 400 or 1,000 lines
@@ -488,7 +488,7 @@ def join_regions(profile: Profile, candidates: list[Candidate], best: Candidate)
     for step in (-1, 1):
         j = i + step
         while 0 <= j < len(candidates):
-            c = label_region(profile, candidates[j])
+            c = label_region(lp, candidates[j])
             if not same_article(best, c):
                 break
             if c.link_share <= JOIN_MAX_LINK_SHARE and c.punct and not c.boilerplate:
@@ -497,12 +497,12 @@ def join_regions(profile: Profile, candidates: list[Candidate], best: Candidate)
     return first, last
 
 
-def close_containers(profile: Profile, first: int, last: int) -> int:
+def close_containers(lp: LineProfile, first: int, last: int) -> int:
     """Move the region's end to the line closing the container that holds the whole region
     (else the one its last line is in), at most :data:`CLOSE_LINES` further: a short closing
     paragraph below the axis is kept, and a box cut in half (a "most read" heading without its
     list) is parsed whole and cleaned as one."""
-    depth = profile.depth
+    depth = lp.depth
     stop = min(last + CLOSE_LINES, len(depth) - 1)
     for level in (int(depth[first:last + 1].min()), int(depth[last])):
         below = np.flatnonzero(depth[last + 1:stop + 1] < level)
@@ -511,7 +511,7 @@ def close_containers(profile: Profile, first: int, last: int) -> int:
     return last
 
 
-def clean_region(profile: Profile, first: int, last: int, article: Candidate) -> list[str]:
+def clean_region(lp: LineProfile, first: int, last: int, article: Candidate) -> list[str]:
     """Phase 5: parse the lines ``first..last`` and keep the article's blocks.
 
     The region is parsed inside the opening tags of the containers around its first line, so
@@ -522,31 +522,31 @@ def clean_region(profile: Profile, first: int, last: int, article: Candidate) ->
     """
     chain = [(off, tag) for off, tag in article.containers]
     keep = {off for off, tag in chain if not is_boilerplate(*_label(tag))}
-    blocks = _parse_cleaned(profile, first, last, keep)
+    blocks = _parse_cleaned(lp, first, last, keep)
     if len(keep) < len(chain) and sum(map(len, blocks)) < RETRY_CHARS:
-        blocks = _parse_cleaned(profile, first, last, {off for off, _ in chain})
+        blocks = _parse_cleaned(lp, first, last, {off for off, _ in chain})
     return blocks
 
 
-def _parse_cleaned(profile: Profile, first: int, last: int, keep: set[int]) -> list[str]:
+def _parse_cleaned(lp: LineProfile, first: int, last: int, keep: set[int]) -> list[str]:
     """The cleaned blocks of lines ``first..last``, parsed in pieces of at most
     :data:`CLEAN_CHUNK_BYTES` cut at line starts (memory stays linear and small)."""
-    lines = profile.lines
-    starts = lines.starts[profile.kept]
+    lines = lp.lines
+    starts = lines.starts[lp.kept]
     blocks: list[str] = []
     piece = first
     while piece <= last:
         stop = int(np.searchsorted(starts, int(starts[piece]) + CLEAN_CHUNK_BYTES, side="left")) - 1
         stop = min(max(stop, piece), last)
-        blocks.extend(_parse_piece(profile, piece, stop, keep))
+        blocks.extend(_parse_piece(lp, piece, stop, keep))
         piece = stop + 1
     return blocks
 
 
-def _parse_piece(profile: Profile, first: int, last: int, keep: set[int]) -> list[str]:
-    lines, data = profile.lines, profile.lines.data
-    a, b = int(lines.starts[profile.kept[first]]), int(lines.ends[profile.kept[last]])
-    prefix = [ARTICLE_TAG if off in keep else tag for off, tag in reversed(containers(profile, first)) if off < a]
+def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list[str]:
+    lines, data = lp.lines, lp.lines.data
+    a, b = int(lines.starts[lp.kept[first]]), int(lines.ends[lp.kept[last]])
+    prefix = [ARTICLE_TAG if off in keep else tag for off, tag in reversed(containers(lp, first)) if off < a]
     pieces, pos = [], a
     for off in sorted(o for o in keep if a <= o < b):  # mark the article's own containers
         end = data.find(b">", off) + 1
@@ -654,11 +654,11 @@ def link_share(el) -> float:
     return _chars(el.xpath(".//a//text()")) / total if total else 0.0
 
 
-def find_headline(text: str | bytes, profile: Profile) -> tuple[str | None, int | None]:
+def find_headline(text: str | bytes, lp: LineProfile) -> tuple[str | None, int | None]:
     """The page's headline and its kept line: of its ``<h1>`` elements the one sharing most words
     with og:title / ``<title>`` (not a logo ``<h1>`` holding the site name), else og:title, else
     the title (text policy: the output's first line)."""
-    h1s, titles = h1_headings(profile.lines.data), page_titles(text)
+    h1s, titles = h1_headings(lp.lines.data), page_titles(text)
 
     def agreement(h: str) -> float:
         words = set(h.lower().split())
@@ -667,7 +667,7 @@ def find_headline(text: str | bytes, profile: Profile) -> tuple[str | None, int 
 
     if h1s:
         offset, best = max(h1s, key=lambda h: (agreement(h[1]), -h[0]))
-        starts = profile.lines.starts[profile.kept]
+        starts = lp.lines.starts[lp.kept]
         return best, max(int(np.searchsorted(starts, offset, side="right")) - 1, 0)
     return (titles[0] if titles else None), None
 
@@ -687,45 +687,45 @@ def scored_regions(text: str | bytes, **params) -> Extraction:
     Returns
     -------
     Extraction
-        ``region`` holds the chosen kept lines and the DANAg profile; ``reason`` names the
+        ``region`` holds the chosen kept lines and the DANAg line profile; ``reason`` names the
         safety net's choice when the best-scored region failed its sanity check.
     """
     p = common.resolve_params(NAME, DEFAULTS, CHOICES, params)
-    profile = line_profile(text, radius=p["radius"])
-    if not profile.content.any():
+    lp = line_profile(text, radius=p["radius"])
+    if not lp.content.any():
         return common.empty(NAME, p, "no text outside tags, scripts, styles and comments", text)
-    candidates = candidate_regions(profile, gap=p["gap"])
+    candidates = candidate_regions(lp, gap=p["gap"])
     reason = ""
     if not candidates:
         # Safety net: a short page can have text but no line above the axis; its whole body
         # is the region, cleaned like any other (an empty result there would lose an article).
         reason = "safety net: no line has more content than code characters; used the whole page"
-        candidates = [whole_page(profile)]
-    headline, headline_line = find_headline(text, profile)
-    score_regions(profile, candidates, headline_line)
+        candidates = [whole_page(lp)]
+    headline, headline_line = find_headline(text, lp)
+    score_regions(lp, candidates, headline_line)
     ranked = sorted(candidates, key=lambda c: -c.score)
-    total = int(profile.content.sum() - profile.link.sum())
+    total = int(lp.content.sum() - lp.link.sum())
     any_punct = any(c.punct for c in candidates)
     best = ranked[0]
     failed = sanity_check(best, total, any_punct)
     if failed:
         for alt in ranked[1:]:  # the next region that passes and is not in a boilerplate box
-            if not sanity_check(alt, total, any_punct) and not label_region(profile, alt).boilerplate:
+            if not sanity_check(alt, total, any_punct) and not label_region(lp, alt).boilerplate:
                 reason = f"safety net: best-scored region rejected ({failed}); used the next region"
                 best = alt
                 break
         else:
             reason = f"safety net: no region passed ({failed}); used the best-scored region"
-    first, last = join_regions(profile, candidates, label_region(profile, best))
-    last = close_containers(profile, first, last)
+    first, last = join_regions(lp, candidates, label_region(lp, best))
+    last = close_containers(lp, first, last)
     if p["headline"] and headline_line is not None and first < headline_line <= last:
-        above = int((profile.content[first:headline_line] - profile.link[first:headline_line]).sum())
+        above = int((lp.content[first:headline_line] - lp.link[first:headline_line]).sum())
         if above <= ABOVE_HEADLINE_MAX_CHARS:
             first = headline_line  # text policy: no breadcrumb or kicker above the headline
-    blocks = clean_region(profile, first, last, best)
+    blocks = clean_region(lp, first, last, best)
     if p["headline"] and headline:
         key = collapse(headline)
         blocks = [key] + [b for b in blocks if b != key]
-    region = common.profile(first, last, profile.content, profile.code, profile.smoothed)
+    region = common.chosen_region(first, last, lp.content, lp.code, lp.smoothed)
     result = common.result(NAME, p, text, blocks, region, title=headline)
     return replace(result, reason=reason) if reason and result.ok else result

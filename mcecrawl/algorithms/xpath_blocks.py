@@ -128,10 +128,10 @@ BLOCK_LEVEL_TAGS = frozenset(
 # with a wide margin on both sides (the 586 pages of the dev data, docs/evaluation.md: at most 0.04%).
 BINARY_SAMPLE_CHARS = 64 * 1024
 BINARY_CONTROL_RATIO = 0.05
-# libxml2 reports source lines up to 65535 (lxml's sourceline saturates there), so a per-line
+# libxml2 reports source lines up to 65535 (lxml's sourceline saturates there), so a line
 # profile of a longer page could not be exact; it is omitted beyond this many lines, and
 # Region.first_line/last_line saturate at 65534 too.
-PROFILE_MAX_LINES = 65535
+LINE_PROFILE_MAX_LINES = 65535
 
 FOOTER_PREFIX_CHARS = 40  # characters of a leaf compared with FOOTER_KEYWORDS (longest is 20)
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
@@ -579,7 +579,7 @@ def xpath_blocks(text: str, **params) -> Extraction:
         ``region.first_line``/``last_line`` are the 0-based source lines (lxml ``sourceline``
         - 1) of the first and last selected leaf; ``region.content``/``code`` give, per source
         line, the characters of selected and rejected text (omitted past
-        :data:`PROFILE_MAX_LINES` lines).
+        :data:`LINE_PROFILE_MAX_LINES` lines).
 
     Raises
     ------
@@ -692,7 +692,7 @@ def _region(text: str, leaves: list[LeafNode], selected: list[bool]) -> Region |
     n_lines = text.count("\n") + 1
     content: tuple[int, ...] = ()
     code: tuple[int, ...] = ()
-    if n_lines <= PROFILE_MAX_LINES:
+    if n_lines <= LINE_PROFILE_MAX_LINES:
         kept, rejected = [0] * n_lines, [0] * n_lines
         for leaf, keep in zip(leaves, selected):
             if 0 < leaf.sourceline <= n_lines:

@@ -1,7 +1,7 @@
-"""``mcecrawl demo``: crawl the bundled BBC Persian fixture site for real, offline, and summarise."""
+"""``mcecrawl demo``: crawl the bundled BBC Persian fixture site for real, offline, and summarize."""
 from __future__ import annotations
 
-HELP = "serve a bundled fixture site on 127.0.0.1, run a real `scrapy crawl` against it, summarise the JSONL"
+HELP = "serve a bundled fixture site on 127.0.0.1, run a real `scrapy crawl` against it, summarize the JSONL"
 
 
 def add_arguments(parser) -> None:
@@ -18,7 +18,7 @@ def run(args) -> int:
     from datetime import datetime, timezone
     from pathlib import Path
 
-    from mcecrawl.demo.crawl import read_jsonl, run_crawl, summarize
+    from mcecrawl.demo.crawl import read_jsonl, run_crawl, summarize_crawl
     from mcecrawl.demo.server import FixtureServer, site_dir
 
     root = site_dir(args.spider)
@@ -38,7 +38,7 @@ def run(args) -> int:
         print(proc.stderr[-4000:], file=sys.stderr)
         print(f"crawl failed (exit {proc.returncode})", file=sys.stderr)
         return 1
-    s = summarize(read_jsonl(out))
+    s = summarize_crawl(read_jsonl(out))
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(s["statuses"].items())) or "none"
     print(f"\nWrote {s['items']} items to {out}")
     print(f"Statuses: {statuses}")

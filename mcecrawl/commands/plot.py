@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-HELP = "draw a page's per-line content/code profile and the selected region (needs the 'plot' extra: matplotlib)"
+HELP = "draw a page's line profile (content/code per line) and the selected region (needs the 'plot' extra: matplotlib)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from mcecrawl import algorithms
     from mcecrawl.commands.evaluate import parse_params
     from mcecrawl.encoding import decode
-    from mcecrawl.evaluation.plot import NoProfile, plot_region
+    from mcecrawl.evaluation.plot import NoLineProfile, plot_region
 
     try:
         params = parse_params(args.param)
@@ -43,11 +43,11 @@ def run(args: argparse.Namespace) -> int:
     result = algorithms.extract(text, algorithm=args.algorithm, **params)
     try:
         out = plot_region(result, args.output, title=Path(args.page).name)
-    except NoProfile as exc:
+    except NoLineProfile as exc:
         print(f"mcecrawl plot: {exc}", file=sys.stderr)
         return 1
     region = result.region
-    assert region is not None  # plot_region raised NoProfile otherwise
+    assert region is not None  # plot_region raised NoLineProfile otherwise
     print(f"{out}: {result.algorithm} {result.status}, region lines {region.first_line}-{region.last_line} "
           f"of {max(len(region.content), len(region.smoothed))}, {len(result.text)} chars")
     return 0

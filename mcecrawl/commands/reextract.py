@@ -30,8 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also pages no profile's article rules match (default: only articles when profiles match)")
 
 
-class _Profiles:
-    """Site profile of a URL: the first bundled profile whose article rules match it."""
+class _ProfileMatcher:
+    """Site profile of a URL: the first bundled profile whose article rules match it (the bundled
+    profiles are loaded once, in ``all``)."""
 
     def __init__(self, forced: str | None):
         from mcecrawl.profile import PROFILES_DIR, load_profile
@@ -134,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         params = parse_params(args.param)
-        profiles = _Profiles(args.profile)
+        profiles = _ProfileMatcher(args.profile)
     except (argparse.ArgumentTypeError, OSError, ValueError) as exc:
         print(f"mcecrawl reextract: {exc}", file=sys.stderr)
         return 2

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-HELP = "summarise corpus JSON lines: sites, languages, statuses, duplicates, sizes, dates (+ an HTML picture)"
+HELP = "summarize corpus JSON lines: sites, languages, statuses, duplicates, sizes, dates (+ an HTML picture)"
 
 # Text-length histogram bins (characters): news articles are 1-10k characters (the r2l dev set, docs/evaluation.md).
 LENGTH_BINS = (0, 1, 500, 1000, 2000, 5000, 10000, 20000, 50000)
@@ -30,7 +30,7 @@ def _month(iso: str | None) -> str | None:
     return iso[:7] if isinstance(iso, str) and len(iso) >= 7 and iso[:4].isdigit() else None
 
 
-def summarise(records) -> dict:
+def summarize_corpus(records) -> dict:
     """The summary dict of an iterable of corpus records."""
     from collections import Counter
 
@@ -187,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         print(f"mcecrawl stats: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
-    s = summarise(_read(args.corpus))
+    s = summarize_corpus(_read(args.corpus))
     if args.json:
         print(json.dumps(_json_ready(s), ensure_ascii=False, indent=2))
     else:

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import cast
 
+from mcecrawl.exceptions import MceError
+
 HELP = "pick a parameter per site by mean F1 over a range (the HFF, e.g. P=1..20) and write it into the site profile"
 
 
@@ -73,7 +75,7 @@ def choose(values: list, f1: list[float]) -> int:
     return longest[(len(longest) - 1) // 2]
 
 
-class TuneError(Exception):
+class TuneError(MceError):
     """A usage problem reported as ``mcecrawl tune: ...`` with exit status 2."""
 
 

@@ -25,7 +25,7 @@ __all__ = ["PublishedDate", "parse_date", "find_date", "extract_published"]
 _DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
 
 # Month names -> (calendar, month).  Spelling variants with/without hamza and with ي/ی are listed
-# through _fold() below, so each name is written once here.
+# through _fold_kaf_yeh() below, so each name is written once here.
 _MONTHS: dict[str, tuple[str, int]] = {}
 for _cal, _names in (
     # Iranian solar months (Persian)
@@ -55,12 +55,12 @@ for _alt, _canon in (("ربيع الاول", "ربيع الأول"), ("ربيع 
     _MONTHS.setdefault(_alt, _MONTHS[_canon])
 
 
-def _fold(s: str) -> str:
+def _fold_kaf_yeh(s: str) -> str:
     """Kaf/yeh folding for month-name lookup (pages mix ي/ی and ك/ک)."""
     return s.replace("ي", "ی").replace("ى", "ی").replace("ك", "ک")
 
 
-_MONTH_LOOKUP = {_fold(k): v for k, v in _MONTHS.items()}
+_MONTH_LOOKUP = {_fold_kaf_yeh(k): v for k, v in _MONTHS.items()}
 # Longest names first so that "ربيع الأول" wins over "ربيع"-prefixed shorter matches.
 _MONTH_ALT = "|".join(re.escape(k) for k in sorted(_MONTH_LOOKUP, key=len, reverse=True))
 
@@ -173,7 +173,7 @@ def parse_date(raw: str | None, lang: str | None = None) -> tuple[str, str] | No
 
 def _search(text: str, lang: str | None) -> tuple[str, str, str] | None:
     """First plausible date in ``text``: ``(iso, calendar, matched string)``."""
-    folded = _fold(text)
+    folded = _fold_kaf_yeh(text)
     candidates = []
     for m in _NAMED.finditer(folded):
         cal, month = _MONTH_LOOKUP[m.group(2)]

@@ -81,7 +81,7 @@ def read_jsonl(paths: Path | str | Iterable[Path | str]) -> list[dict]:
     return records
 
 
-def summarize(records: list[dict]) -> dict:
+def summarize_crawl(records: list[dict]) -> dict:
     """Items, statuses and a sample title, for the demo's closing report."""
     statuses = Counter(r.get("status") for r in records)
     sample = next((r for r in records if r.get("status") == "ok" and r.get("title")), None)

@@ -7,7 +7,7 @@ event loop woke it up late).  Reserved times are at least ``d`` apart, so all wo
 at most k+1 requests in any window of k·d seconds
 (robots.txt requests included: they pass through the downloader middlewares too).  ``d`` is the
 larger of the host's download delay (``DOWNLOAD_DELAY``, or the site profile's) and its robots.txt
-``Crawl-delay`` (:class:`mcecrawl.politeness.RobotsTxtReportMiddleware`).  The local download slot
+``Crawl-delay`` (:class:`mcecrawl.downloadermiddlewares.RobotsTxtReportMiddleware`).  The local download slot
 then sends at once (its own delay would only add to the shared one); its concurrency limit stays.
 """
 from __future__ import annotations
@@ -21,6 +21,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
 from mcecrawl.distributed import Keys, connect, enabled
+from mcecrawl.scrapy_internals import set_slot_delay
 
 logger = logging.getLogger(__name__)
 
@@ -68,10 +69,9 @@ class SharedPolitenessMiddleware:
         if delay is None:
             delay = self.crawler.settings.getfloat("DOWNLOAD_DELAY")
         if self._robots is None:
-            from mcecrawl.politeness import RobotsTxtReportMiddleware
+            from mcecrawl.downloadermiddlewares import RobotsTxtReportMiddleware
 
-            mws = self.crawler.engine.downloader.middleware.middlewares
-            self._robots = next((m for m in mws if isinstance(m, RobotsTxtReportMiddleware)), False)
+            self._robots = self.crawler.get_downloader_middleware(RobotsTxtReportMiddleware) or False
         if self._robots:
             delay = max(delay, self._robots.crawl_delays.get(host, 0.0))
         return delay
@@ -79,13 +79,8 @@ class SharedPolitenessMiddleware:
     async def process_request(self, request):
         host = urlparse_cached(request).hostname or ""
         delay = self.host_delay(request, host)
-        downloader = self.crawler.engine.downloader
-        key = request.meta.get("download_slot") or downloader.get_slot_key(request)
         # The local slot must not delay again (Crawl-delay and AutoThrottle set it per process).
-        downloader.per_slot_settings.setdefault(key, {}).update(delay=0.0, jitter=0.0)
-        slot = downloader.slots.get(key)
-        if slot is not None:
-            slot.delay, slot.jitter = 0.0, 0.0
+        set_slot_delay(self.crawler, request, 0.0)
         if delay <= 0:
             return None
         gap_us = int(delay * (1 + DELAY_MARGIN) * 1e6)

@@ -8,7 +8,7 @@ from mcecrawl.evaluation.metrics import (
     Score,
     bow_f1,
     char_lcs_f1,
-    fold,
+    fold_for_scoring,
     lcs_f1,
     lcs_length,
     length_pr,
@@ -18,5 +18,5 @@ from mcecrawl.evaluation.metrics import (
     tokenize,
 )
 
-__all__ = ["Dataset", "Page", "Score", "bow_f1", "char_lcs_f1", "fold", "lcs_f1", "lcs_length", "length_pr",
+__all__ = ["Dataset", "Page", "Score", "bow_f1", "char_lcs_f1", "fold_for_scoring", "lcs_f1", "lcs_length", "length_pr",
            "load_dataset", "shingle_counts", "shingle_f1", "snippet_score", "tokenize"]

@@ -47,7 +47,7 @@ _FOLD_TABLE = fold_table(
     replace={ZWNJ: " ", **PERSIAN_LETTERS, **EZAFE_HEH, **DIGITS_TO_LATIN})
 
 
-def fold(text: str) -> str:
+def fold_for_scoring(text: str) -> str:
     """NFKC, then fold Arabic-script and Hebrew orthographic variation (see the tables above).
 
     Applied identically to gold and output, so variants are not scored as errors.  Presentation
@@ -67,19 +67,19 @@ _TOKEN_RE = re.compile(rf"[{_NO_SPACE}]|[^\W_{_NO_SPACE}]+")
 
 
 def tokenize(text: str | None) -> list[str]:
-    """Word tokens of ``text`` after :func:`fold`: runs of letters/digits, one token per
+    """Word tokens of ``text`` after :func:`fold_for_scoring`: runs of letters/digits, one token per
     character for scripts without word spaces (CJK, Thai...).  Punctuation and ``_`` are dropped."""
     if not text:
         return []
-    return _TOKEN_RE.findall(fold(text))
+    return _TOKEN_RE.findall(fold_for_scoring(text))
 
 
 def characters(text: str | None) -> list[str]:
-    """Non-space characters of ``text`` after :func:`fold` (for the character-level measures;
+    """Non-space characters of ``text`` after :func:`fold_for_scoring` (for the character-level measures;
     whitespace differences are layout, not content, as the XPath paper also argues)."""
     if not text:
         return []
-    return [c for c in fold(text) if not c.isspace()]
+    return [c for c in fold_for_scoring(text) if not c.isspace()]
 
 
 # --- LCS -------------------------------------------------------------------------------------
@@ -262,7 +262,7 @@ def snippet_score(output: str | None, with_: Sequence[str], without: Sequence[st
 
 
 __all__ = [
-    "PERFECT", "SHINGLE_N", "Score", "SnippetScore", "ZERO", "bow_f1", "char_lcs_f1", "characters", "fold",
+    "PERFECT", "SHINGLE_N", "Score", "SnippetScore", "ZERO", "bow_f1", "char_lcs_f1", "characters", "fold_for_scoring",
     "lcs_f1", "lcs_length", "lcs_score", "length_pr", "prf", "shingle_counts", "shingle_f1", "snippet_score",
     "tokenize",
 ]

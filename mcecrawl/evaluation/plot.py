@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcecrawl.algorithms.result import Extraction
+from mcecrawl.exceptions import MceError
 
 # Colours: content (above) blue, code (below) grey, selected region a light green band.
 CONTENT_COLOUR, CODE_COLOUR, REGION_COLOUR = "#1f77b4", "#7f7f7f", "#2ca02c"
@@ -24,15 +25,15 @@ SYMLOG_LINEAR = 20
 ZOOM_MARGIN = 40
 
 
-class NoProfile(ValueError):
-    """The extraction carries no per-line profile to draw."""
+class NoLineProfile(MceError, ValueError):
+    """The extraction carries no line profile to draw."""
 
 
 def plot_region(result: Extraction, out: str | Path, *, title: str = "") -> Path:
     """Draw Figures 2 and 3 of ``result.region`` into ``out`` (format from the suffix)."""
     region = result.region
     if region is None or not (region.content or region.code or region.smoothed):
-        raise NoProfile(f"{result.algorithm} returned no per-line profile (status {result.status}"
+        raise NoLineProfile(f"{result.algorithm} returned no line profile (status {result.status}"
                         f"{': ' + result.reason if result.reason else ''}); the line-based algorithms "
                         "(r2l, dana, danag) provide one")
     import matplotlib
@@ -93,4 +94,4 @@ def plot_region(result: Extraction, out: str | Path, *, title: str = "") -> Path
     return out
 
 
-__all__ = ["NoProfile", "plot_region"]
+__all__ = ["NoLineProfile", "plot_region"]

@@ -18,6 +18,7 @@ from mcecrawl.algorithms.result import Extraction
 from mcecrawl.evaluation import metrics
 from mcecrawl.evaluation.datasets import Dataset, Page
 from mcecrawl.evaluation.peers import PEER_PREFIX, PEERS, available_peers, run_peer
+from mcecrawl.exceptions import MceError
 
 # Bootstrap: 1000 resamples is the usual minimum for a percentile 95% interval (Efron &
 # Tibshirani 1993, ch. 13); a fixed seed makes the interval reproducible run to run.
@@ -40,7 +41,7 @@ def script_of(lang: str | None) -> str:
     return "other"
 
 
-class UnknownAlgorithm(LookupError):
+class UnknownAlgorithm(MceError, LookupError):
     """Neither a registered algorithm nor an installed peer."""
 
 

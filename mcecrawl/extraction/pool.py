@@ -19,6 +19,7 @@ import pickle
 import struct
 import sys
 
+from mcecrawl.exceptions import MceError
 from mcecrawl.extraction.job import ExtractionJob, ExtractionOutcome, run_job
 
 logger = logging.getLogger(__name__)
@@ -30,7 +31,7 @@ _HEADER = struct.Struct(">I")
 PIPE_BYTES = 1 << 20
 
 
-class WorkerDied(RuntimeError):
+class WorkerDied(MceError, RuntimeError):
     """The worker process ended while a job was pending."""
 
 

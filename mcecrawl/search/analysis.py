@@ -11,7 +11,7 @@ query's language is unknown, and with ONE canonical spelling:
    Applied by one regex scan plus ``str.replace`` per distinct character present: calling
    ``normalize()`` and then a second ``str.translate`` cost 4-6x more (per-character dict
    lookups, ~0.3 ms per 2.8 KB article each) and alone would keep indexing under 2,000
-   articles/s.  ``fold(normalize(t, lang)) == fold(t)`` is tested, so ``text`` and ``text_norm``
+   articles/s.  ``fold_for_search(normalize(t, lang)) == fold_for_search(t)`` is tested, so ``text`` and ``text_norm``
    index alike.
 2. ``_affix_join``: the space variant of the Persian clitics that are never words on their own is
    joined too (``می خواهم`` -> ``میخواهم``, ``کتاب ها`` -> ``کتابها``).
@@ -46,7 +46,7 @@ from mcecrawl.folding import (
     presentation_forms,
 )
 
-__all__ = ["fold", "fold_query", "query_variants", "title_key", "WORD_RE",
+__all__ = ["fold_for_search", "fold_query", "query_variants", "title_key", "WORD_RE",
            "LETTER_FOLDS", "MARKS", "PREFIX_CLITICS", "SUFFIX_CLITICS", "ANALYZER_VERSION"]
 
 # Bump when the folding changes: an index built with another version must be rebuilt.
@@ -131,7 +131,7 @@ def _fold_chars(text: str, pattern: re.Pattern = _FOLD_CHARS) -> str:
     return text
 
 
-def fold(text: str, lang: str | None = None, *, expand: bool = False) -> str:
+def fold_for_search(text: str, lang: str | None = None, *, expand: bool = False) -> str:
     """Fold a document field (title, text) or a query to its indexed form.
 
     ``lang`` is accepted for symmetry with ``normalize(text, lang)`` and deliberately unused:
@@ -162,12 +162,12 @@ def fold(text: str, lang: str | None = None, *, expand: bool = False) -> str:
 
 def fold_query(text: str) -> str:
     """Fold a query exactly like a document of unknown language."""
-    return fold(text, None)
+    return fold_for_search(text, None)
 
 
 def title_key(title: str, lang: str | None = None) -> str:
     """A title with every separator removed: equal keys mean 'exact title match' across variants."""
-    return "".join(TOKEN_RE.findall(fold(title or "", lang)))
+    return "".join(TOKEN_RE.findall(fold_for_search(title or "", lang)))
 
 
 @lru_cache(maxsize=1024)

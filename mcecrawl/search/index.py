@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from mcecrawl.search.analysis import ANALYZER_VERSION, TOKEN_RE, fold, query_variants, title_key
+from mcecrawl.search.analysis import ANALYZER_VERSION, TOKEN_RE, fold_for_search, query_variants, title_key
 from mcecrawl.search.documents import SearchIndexError, doc_id, is_searchable
 from mcecrawl.search.snippets import snippet
 
@@ -51,7 +51,7 @@ CREATE INDEX IF NOT EXISTS docs_lang ON docs(lang);
 CREATE INDEX IF NOT EXISTS docs_published_day ON docs(published_day);
 CREATE INDEX IF NOT EXISTS docs_title_key ON docs(title_key);
 -- Contentless: the folded text is not stored twice (a third of the size); the faithful text
--- lives in docs, and a deletion re-folds it (analyzer_version guards that fold is unchanged).
+-- lives in docs, and a deletion re-folds it (analyzer_version guards that fold_for_search is unchanged).
 -- detail=full is required: with content='' and detail=column FTS5's bm25() sees no instances
 -- and scores every row 0 (tested in tests/search/test_sqlite_index.py).
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(title, body, content='',
@@ -214,7 +214,7 @@ class SearchIndex:
                     continue
                 # The faithful text, not ``text_norm``: the corpus normaliser's ZWNJ/digit policies
                 # are settings (MCE_NORMALIZE_*), and the index needs one fixed analysis.
-                body = fold(text, lang, expand=True)
+                body = fold_for_search(text, lang, expand=True)
                 values = (*row, text, title_key(title, lang), version, now)
                 if old:
                     rowid = old[0]
@@ -229,13 +229,14 @@ class SearchIndex:
                                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (*values, did)).lastrowid
                     report.added += 1
                 db.execute("INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)",
-                           (rowid, fold(title, lang, expand=True), body))
+                           (rowid, fold_for_search(title, lang, expand=True), body))
         return report
 
     def _unindex(self, rowid: int, title: str | None, text: str, lang: str | None) -> None:
         """Remove a row from the contentless FTS5 table (FTS5 docs §4.4.3: 'delete' with the old values)."""
         self._db.execute("INSERT INTO fts(fts, rowid, title, body) VALUES('delete', ?, ?, ?)",
-                         (rowid, fold(title or "", lang, expand=True), fold(text, lang, expand=True)))
+                         (rowid, fold_for_search(title or "", lang, expand=True),
+                          fold_for_search(text, lang, expand=True)))
 
     def delete(self, ids: Iterable[str]) -> int:
         """Remove documents by id; returns how many existed."""
@@ -330,7 +331,7 @@ class SearchIndex:
             filters.append("d.published_day >= ?")
             params.append(since)
         where = "".join(f" AND {f}" for f in filters)
-        qkey = "".join(TOKEN_RE.findall(fold(query.replace("\u200c", ""))))
+        qkey = "".join(TOKEN_RE.findall(fold_for_search(query.replace("\u200c", ""))))
         db = self._db
 
         def run():

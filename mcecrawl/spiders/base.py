@@ -18,7 +18,9 @@ news publication date / feed date / page date), ``-a limit=N`` (articles written
 ``-a profile=path.json`` (another profile file), ``-a algorithm=NAME`` (override the profile's).
 
 Hooks for site spiders: :meth:`page_metadata` (title/dates/authors), :meth:`extra_item_fields`,
-:meth:`not_article_reason` (site-specific page evidence, e.g. MediaWiki disambiguation pages).
+:meth:`not_article_reason` (site-specific page evidence, e.g. MediaWiki disambiguation pages).  The
+last two get the whole page as ``page()``, parsed on the first call: a spider that does not use
+them costs no full-page parse.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ import json
 import logging
 import re
 from datetime import date, datetime, timezone
-from typing import Any, AsyncIterator, Iterable, cast
+from typing import Any, AsyncIterator, Callable, Iterable, cast
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import scrapy
@@ -91,10 +93,11 @@ def _local(tag: Any) -> str:
     return etree.QName(tag).localname if isinstance(tag, str) else ""
 
 
-def parse_date(raw: str | None) -> str | None:
+def iso_date(raw: str | None) -> str | None:
     """ISO-8601 form of an ISO-like date string (``2020-11-29T11:57:59Z``, ``2020-11-29``), else None.
 
-    Non-ISO dates (Jalali, Persian digits) are left to the corpus-quality stage: ``published_raw``
+    Non-ISO dates (Jalali, Persian digits) are left to the corpus-quality stage
+    (:func:`mcecrawl.corpus.dates.parse_date`, which also names the calendar): ``published_raw``
     keeps them."""
     if not raw:
         return None
@@ -390,7 +393,7 @@ class ProfileSpider(scrapy.Spider):
 
     async def start(self) -> AsyncIterator[Any]:
         self.check_permission()
-        from mcecrawl.politeness import CONTACT_PLACEHOLDER
+        from mcecrawl.downloadermiddlewares import CONTACT_PLACEHOLDER
 
         if self.crawling_live_host() and CONTACT_PLACEHOLDER in (self.settings.get("USER_AGENT") or ""):
             logger.warning("USER_AGENT still says %s: put a real contact in it (-s USER_AGENT='mcecrawl/0.1 "
@@ -415,7 +418,7 @@ class ProfileSpider(scrapy.Spider):
 
     # -- discovery -----------------------------------------------------------------------------
     def _too_old(self, raw_date: str | None) -> bool:
-        iso = parse_date(raw_date)
+        iso = iso_date(raw_date)
         return bool(self.since and iso and iso[:10] < self.since)
 
     def consider(self, url: str, base: str | None = None, listed_date: str | None = None,
@@ -578,15 +581,19 @@ class ProfileSpider(scrapy.Spider):
             or " ".join(meta("h1 ::text").getall()).strip() or meta("title::text").get()
         return {"title": title.strip() if isinstance(title, str) else title,
                 "published_raw": published_raw.strip() if published_raw else None,
-                "published": parse_date(published_raw), "authors": list(dict.fromkeys(authors))}
+                "published": iso_date(published_raw), "authors": list(dict.fromkeys(authors))}
 
-    def not_article_reason(self, selector) -> str | None:
+    def not_article_reason(self, page: Callable[[], scrapy.Selector]) -> str | None:
         """Hook for site spiders: why a page that passed the profile's evidence is still not an
-        article (e.g. a link-list hub or a disambiguation page), or None."""
+        article (e.g. a link-list hub or a disambiguation page), or None.
+
+        ``page()`` is the whole page's selector, parsed on the first call and then kept: a hook
+        that does not call it (this default) costs no parse."""
         return None
 
-    def extra_item_fields(self, response: Response, selector) -> dict[str, Any]:
-        """Hook for site spiders: additional item fields (must exist in ArticleItem)."""
+    def extra_item_fields(self, response: Response, page: Callable[[], scrapy.Selector]) -> dict[str, Any]:
+        """Hook for site spiders: additional item fields (must exist in ArticleItem); ``page()`` as
+        for :meth:`not_article_reason`."""
         return {}
 
     def parse_article(self, response: Response):
@@ -641,8 +648,8 @@ class ProfileSpider(scrapy.Spider):
             if head is not None and (verdict == NO_SIGNAL or meta is None or not meta["title"]):
                 verdict, why = page_evidence(whole_page(), self.profile.evidence, text=text)
                 meta = None
-            if verdict != NOT_ARTICLE and type(self).not_article_reason is not ProfileSpider.not_article_reason:
-                veto = self.not_article_reason(whole_page())
+            if verdict != NOT_ARTICLE:
+                veto = self.not_article_reason(whole_page)
                 if veto:
                     verdict, why = NOT_ARTICLE, veto
         if verdict == NOT_ARTICLE or (needed == REQUIRED and verdict != ARTICLE):
@@ -663,8 +670,7 @@ class ProfileSpider(scrapy.Spider):
             stats.inc_value("mcecrawl/too_old")
             return
         self._items += 1
-        extra = ({} if type(self).extra_item_fields is ProfileSpider.extra_item_fields
-                 else self.extra_item_fields(response, whole_page()))
+        extra = self.extra_item_fields(response, whole_page)
         self.urls.wrote(canon)
         yield ArticleItem(**base, **meta, html=page, **extra)
         if self.limit is not None and self._items >= self.limit:

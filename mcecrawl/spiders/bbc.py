@@ -13,7 +13,10 @@ from mcecrawl.spiders.base import ProfileSpider
 class BBCSpider(ProfileSpider):
     """Shared base of the four BBC services (all behaviour comes from the profile)."""
 
-    name = "bbc"  # abstract: no bbc.json profile; the concrete spiders below are crawled
+    # Abstract: no name, so ``scrapy list`` leaves it out (Scrapy's SpiderLoader lists only classes
+    # with a true ``name``, and Spider() refuses to build one without); there is no bbc.json
+    # profile.  The four services below are the spiders.
+    name = ""
 
     def page_metadata(self, selector):
         meta = super().page_metadata(selector)

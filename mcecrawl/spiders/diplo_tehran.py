@@ -50,7 +50,7 @@ class DiploTehranSpider(ProfileSpider):
             meta["published_raw"], meta["published"] = raw, iso
         return meta
 
-    def not_article_reason(self, selector):
-        if not "".join(selector.css(BODY_TEXT).getall()).strip():
+    def not_article_reason(self, page):
+        if not "".join(page().css(BODY_TEXT).getall()).strip():
             return "no text body (.c-rte--default): a link-list hub or form page"
         return None

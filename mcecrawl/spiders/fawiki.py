@@ -60,7 +60,8 @@ class FawikiSpider(ProfileSpider):
             url, base = mediawiki_url(urljoin(base, url) if base else url), None
         yield from super().consider(url, base, listed_date=listed_date, from_listing=from_listing)
 
-    def not_article_reason(self, selector):
+    def not_article_reason(self, page):
+        selector = page()
         for css in DISAMBIGUATION:
             if selector.css(css):
                 return f"MediaWiki disambiguation page ({css.split('[')[0]})"

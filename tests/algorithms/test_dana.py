@@ -44,8 +44,7 @@ def test_dana_on_fixture_page(fa_page, fa_minified, minified):
     assert len(result.paragraphs) == 5
     r = result.region
     assert 0 <= r.first_line <= r.last_line < len(r.smoothed) == len(r.content) == len(r.code)
-    assert dict(result.params) == {"P": 30, "radius": 1, "weight": "chars", "growth": "smoothed", "split": "tag",
-                                   "snap": 0}
+    assert dict(result.params) == {"P": 30, "radius": 1, "weight": "chars", "growth": "smoothed", "split": "tag"}
 
 
 def test_dana_without_non_ascii_text_is_empty():

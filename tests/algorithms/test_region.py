@@ -1,4 +1,4 @@
-"""Smoothing, seed selection and boundary growth on hand-made profiles."""
+"""Smoothing, seed selection and boundary growth on hand-made line profiles."""
 import numpy as np
 
 from mcecrawl.algorithms.region import (
@@ -7,7 +7,6 @@ from mcecrawl.algorithms.region import (
     longest_column,
     positive_runs,
     smooth,
-    snap_to_blocks,
 )
 
 
@@ -61,9 +60,3 @@ def test_growth_from_a_run_seed_and_a_non_content_seed():
     assert grow_boundaries(is_content, 4, 5, 2) == (1, 5)  # seed lines count as content
     assert grow_boundaries(is_content, 7, 7, 0) == (7, 7)
 
-
-def test_snap_to_blocks_moves_edges_to_block_boundaries():
-    is_block = np.array([1, 0, 0, 0, 1, 0, 1], dtype=bool)
-    assert snap_to_blocks(is_block, 2, 4, limit=3) == (0, 5)
-    assert snap_to_blocks(is_block, 2, 4, limit=1) == (2, 5)  # line 0 is out of reach
-    assert snap_to_blocks(is_block, 2, 4, limit=0) == (2, 4)

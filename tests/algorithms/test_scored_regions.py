@@ -133,17 +133,17 @@ def test_page_without_text_is_empty_with_a_reason():
 
 
 def test_candidate_regions_group_runs_within_gap():
-    profile = sr.line_profile(page(paragraphs(ARTICLE) + "<div></div>\n" * 80 + paragraphs(ARTICLE[:1])))
-    cands = sr.candidate_regions(profile, gap=30)
+    lp = sr.line_profile(page(paragraphs(ARTICLE) + "<div></div>\n" * 80 + paragraphs(ARTICLE[:1])))
+    cands = sr.candidate_regions(lp, gap=30)
     assert len(cands) >= 2
     assert all(c.first <= c.middle <= c.last for c in cands)
-    assert sum(c.chars for c in cands) <= int(profile.content.sum())
+    assert sum(c.chars for c in cands) <= int(lp.content.sum())
 
 
 def test_link_text_and_punctuation_per_line():
-    profile = sr.line_profile('<html><body><p>متن، با نقطه. <a href="/x">پیوند</a> و ادامه؟</p></body></html>')
-    assert profile.link.sum() == len("پیوند")
-    assert profile.punct.sum() == 3  # ، . ؟ — the "." of "/x" lies inside a tag
+    lp = sr.line_profile('<html><body><p>متن، با نقطه. <a href="/x">پیوند</a> و ادامه؟</p></body></html>')
+    assert lp.link.sum() == len("پیوند")
+    assert lp.punct.sum() == 3  # ، . ؟ — the "." of "/x" lies inside a tag
     unclosed = sr.line_profile('<html><body><a name="top"><p>متن بلند یک پاراگراف.</p></body></html>')
     assert unclosed.link.sum() == unclosed.content.sum()  # an unclosed <a> makes its text link text
     assert np.all(unclosed.depth >= 0)

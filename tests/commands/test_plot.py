@@ -39,10 +39,10 @@ def test_plot_svg_and_errors(tmp_path, fake_algorithms, capsys):
     assert "no per-line profile" in capsys.readouterr().err
 
 
-def test_plot_region_needs_profile(tmp_path):
-    from mcecrawl.evaluation.plot import NoProfile, plot_region
+def test_plot_region_needs_a_line_profile(tmp_path):
+    from mcecrawl.evaluation.plot import NoLineProfile, plot_region
 
-    with pytest.raises(NoProfile):
+    with pytest.raises(NoLineProfile):
         plot_region(Extraction("x", ("x",), "xpath_blocks"), tmp_path / "f.png")
 
 

@@ -25,7 +25,7 @@ def _write(tmp_path):
 
 
 def test_summary_counts(tmp_path):
-    s = stats.summarise(stats._read([_write(tmp_path)]))
+    s = stats.summarize_corpus(stats._read([_write(tmp_path)]))
     assert s["records"] == 5 and s["sites"] == {"a": 4, "b": 1}
     assert s["status"] == {"ok": 3, "empty": 1, "not_article": 1}
     assert s["lang_detected"] == {"fa": 2, "ar": 1} and s["lang_mismatch"] == 1
@@ -39,8 +39,9 @@ def test_summary_counts(tmp_path):
 
 
 def test_recrawled_records_are_counted_apart_from_duplicates():
-    s = stats.summarise([{"url": "u1", "status": "ok", "text": "x", "unchanged_since": "2026-01-01T00:00:00+00:00"},
-                         {"url": "u2", "status": "ok", "text": "y", "previous_content_sha1": "0" * 40}])
+    s = stats.summarize_corpus([
+        {"url": "u1", "status": "ok", "text": "x", "unchanged_since": "2026-01-01T00:00:00+00:00"},
+        {"url": "u2", "status": "ok", "text": "y", "previous_content_sha1": "0" * 40}])
     assert (s["unchanged"], s["updated"], sum(s["duplicates"].values())) == (1, 1, 0)
 
 

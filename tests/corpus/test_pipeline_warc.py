@@ -16,7 +16,7 @@ from scrapy.utils.test import get_crawler
 
 from mcecrawl import settings as project_settings
 from mcecrawl.corpus.warc import iter_responses
-from mcecrawl.middlewares import WarcArchiveMiddleware
+from mcecrawl.downloadermiddlewares import WarcArchiveMiddleware
 from pageserver import crawl_served_pages
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,8 +111,8 @@ def crawl(tmp_path_factory):
 
 def test_settings_order():
     mws, pipes = project_settings.DOWNLOADER_MIDDLEWARES, project_settings.ITEM_PIPELINES
-    assert mws["mcecrawl.middlewares.WarcArchiveMiddleware"] > 590  # before decompression (590)
-    assert mws["mcecrawl.middlewares.WarcArchiveMiddleware"] > mws["mcecrawl.middlewares.EncodingNormalizationMiddleware"]
+    assert mws["mcecrawl.downloadermiddlewares.WarcArchiveMiddleware"] > 590  # before decompression (590)
+    assert mws["mcecrawl.downloadermiddlewares.WarcArchiveMiddleware"] > mws["mcecrawl.downloadermiddlewares.EncodingNormalizationMiddleware"]
     assert pipes["mcecrawl.pipelines.CorpusQualityPipeline"] > pipes["mcecrawl.pipelines.ExtractionPipeline"]
     assert project_settings.MCE_WARC_ENABLED is False and project_settings.MCE_DEDUP_DROP is False
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from mcecrawl.search.analysis import TOKEN_RE, fold, fold_query, query_variants, title_key
+from mcecrawl.search.analysis import TOKEN_RE, fold_for_search, fold_query, query_variants, title_key
 from mcecrawl.search.bulk import index_template
 
 # Spellings that must be indistinguishable for search, whatever the document's language.
@@ -26,33 +26,34 @@ EQUIVALENT = [
 @pytest.mark.parametrize("group", EQUIVALENT, ids=lambda g: g[0])
 @pytest.mark.parametrize("lang", [None, "fa", "ar", "ur"])
 def test_equivalent_spellings_fold_alike(group, lang):
-    assert len({fold(s, lang) for s in group}) == 1, [fold(s, lang) for s in group]
+    assert len({fold_for_search(s, lang) for s in group}) == 1, [fold_for_search(s, lang) for s in group]
 
 
 def test_folding_does_not_depend_on_the_document_language():
     text = "كتاب‌هاي ايراني ۱۲۳ مي خواهم"
-    assert fold(text, "fa") == fold(text, "ar") == fold(text, "ur") == fold_query(text)
+    assert fold_for_search(text, "fa") == fold_for_search(text, "ar") == fold_for_search(text, "ur") == fold_query(text)
 
 
 def test_text_and_text_norm_fold_alike(r2l_corpus):
-    """fold() is built on the normaliser's tables: pre-normalising (with the item's language or
+    """fold_for_search() is built on the normaliser's tables: pre-normalising (with the item's language or
     none) changes no token, so ``text`` and ``text_norm`` index alike."""
     from mcecrawl.corpus.normalize import normalize
 
     for item in r2l_corpus:
         for lang in (item["lang"], None):
-            assert TOKEN_RE.findall(fold(normalize(item["text"], lang))) == TOKEN_RE.findall(fold(item["text"]))
+            folded = fold_for_search(normalize(item["text"], lang))
+            assert TOKEN_RE.findall(folded) == TOKEN_RE.findall(fold_for_search(item["text"]))
 
 
 def test_presentation_forms_fold_to_letters():
-    assert fold("\ufee3\ufea4\ufee4\ufeaa") == "محمد"  # ﻣﺤﻤﺪ in presentation forms B
+    assert fold_for_search("\ufee3\ufea4\ufee4\ufeaa") == "محمد"  # ﻣﺤﻤﺪ in presentation forms B
 
 
 def test_distinct_words_stay_distinct():
     # Urdu/Pashto letters are letters, not variants; clitics that are also words are not joined.
-    assert fold("ٹ") != fold("ت") and fold("ے") != fold("ی")
-    assert fold("غنت أم كلثوم") == "غنت ام کلثوم"  # Arabic أم is a word: never glued to "غنت"
-    assert fold("تهران") == "تهران"
+    assert fold_for_search("ٹ") != fold_for_search("ت") and fold_for_search("ے") != fold_for_search("ی")
+    assert fold_for_search("غنت أم كلثوم") == "غنت ام کلثوم"  # Arabic أم is a word: never glued to "غنت"
+    assert fold_for_search("تهران") == "تهران"
 
 
 def test_query_variants_offer_joined_and_split_compounds():
@@ -81,4 +82,4 @@ def _emulate_es(text: str) -> list[str]:
 @pytest.mark.parametrize("text", [s for group in EQUIVALENT for s in group]
                          + ["به گزارش همشهری، زلزله ۲۴ مهر در عمق ۱۰ کیلومتری رخ داد و می خواهم کتاب ها را"])
 def test_es_analyzer_char_filters_match_python_folding(text):
-    assert _emulate_es(text) == TOKEN_RE.findall(fold(text))
+    assert _emulate_es(text) == TOKEN_RE.findall(fold_for_search(text))

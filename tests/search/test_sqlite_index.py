@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from mcecrawl.search.analysis import WORD_RE, fold
+from mcecrawl.search.analysis import WORD_RE, fold_for_search
 from mcecrawl.search.documents import SearchIndexError, doc_id
 from mcecrawl.search.index import SearchIndex
 
@@ -107,7 +107,7 @@ def test_exact_title_match_ranks_first(index, r2l_corpus):
 
 def test_filters_site_lang_since(index, r2l_corpus):
     query = "بعد"  # an Arabic, Persian and Urdu word; the expected sets are computed, not assumed
-    having = [i for i in r2l_corpus if query in fold(i["text"]).split()]
+    having = [i for i in r2l_corpus if query in fold_for_search(i["text"]).split()]
     assert len({i["lang"] for i in having}) == 3 and len({i["site"] for i in having}) >= 3
 
     def expected(keep):

@@ -9,7 +9,7 @@ import scrapy
 from scrapy.http import HtmlResponse, Request, XmlResponse
 
 from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, PROFILES_DIR, load_profile, validate_profile
-from mcecrawl.spiders.base import page_evidence, parse_date
+from mcecrawl.spiders.base import iso_date, page_evidence
 from mcecrawl.spiders.bbc import BBCPersianSpider
 
 BBC = load_profile("bbc_persian")
@@ -149,8 +149,8 @@ def test_page_evidence_keeps_every_real_article_page(shared_data):
     ("Sat, 14 Mar 2026 09:30:00 GMT", "2026-03-14T09:30:00+00:00"),
     ("۱۴۰۴/۱۲/۲۳ - ۱۲:۳۰", None), ("", None), (None, None),
 ])
-def test_parse_date(raw, iso):
-    assert parse_date(raw) == iso
+def test_iso_date(raw, iso):
+    assert iso_date(raw) == iso
 
 
 def _spider(**kw):
@@ -291,7 +291,7 @@ def test_profile_encoding_forces_the_sites_charset(tmp_path):
     """A profile's "encoding" becomes the spider's ``mce_encoding``, which the middleware obeys."""
     from scrapy.utils.test import get_crawler
 
-    from mcecrawl.middlewares import EncodingNormalizationMiddleware
+    from mcecrawl.downloadermiddlewares import EncodingNormalizationMiddleware
     from mcecrawl.spiders.base import ProfileSpider
 
     data = json.loads((PROFILES_DIR / "ahram.json").read_text(encoding="utf-8"))
