@@ -52,12 +52,7 @@ from mcecrawl.algorithms.lines import (
     segment_lines,
 )
 from mcecrawl.algorithms.parse import parse_lines
-from mcecrawl.algorithms.region import (
-    SMOOTHING_RADIUS,
-    grow_boundaries,
-    longest_column,
-    smooth,
-)
+from mcecrawl.algorithms.region import SMOOTHING_RADIUS, column_region
 from mcecrawl.algorithms.result import Extraction
 
 NAME = "dana"
@@ -102,13 +97,7 @@ def find_main_content_area(non_ascii: np.ndarray, ascii: np.ndarray, *, P: int =
     -------
     (first, last, smoothed) or (None, None, smoothed) when no column lies above the axis.
     """
-    smoothed = smooth(non_ascii, ascii, radius=radius)
-    seed = longest_column(smoothed)
-    if seed is None:
-        return None, None, smoothed
-    is_content = non_ascii > 0 if growth == "literal" else smoothed > 0
-    first, last = grow_boundaries(is_content, seed, seed, P)
-    return first, last, smoothed
+    return column_region(non_ascii, ascii, P=P, radius=radius, growth=growth)
 
 
 def extract_main_content(lines: Lines, first: int, last: int) -> list[str]:

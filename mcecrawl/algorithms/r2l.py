@@ -28,12 +28,7 @@ import numpy as np
 from mcecrawl.algorithms import common
 from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, block_starts, count_ascii, count_r2l, segment_lines
 from mcecrawl.algorithms.parse import parse_lines, r2l_characters
-from mcecrawl.algorithms.region import (
-    SMOOTHING_RADIUS,
-    grow_boundaries,
-    longest_column,
-    smooth,
-)
+from mcecrawl.algorithms.region import SMOOTHING_RADIUS, column_region
 from mcecrawl.algorithms.result import Extraction
 
 NAME = "r2l"
@@ -75,13 +70,7 @@ def find_region(nepl: np.ndarray, epl: np.ndarray, *, P: int = P_DEFAULT, radius
     -------
     (first, last, smoothed), first/last None when no column lies above the axis.
     """
-    smoothed = smooth(nepl, epl, radius=radius)
-    seed = longest_column(smoothed)
-    if seed is None:
-        return None, None, smoothed
-    is_content = nepl > 0 if growth == "literal" else smoothed > 0
-    first, last = grow_boundaries(is_content, seed, seed, P)
-    return first, last, smoothed
+    return column_region(nepl, epl, P=P, radius=radius, growth=growth)
 
 
 def main_content(lines: Lines, first: int, last: int, *, output: str = OUTPUT_DEFAULT,

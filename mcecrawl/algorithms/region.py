@@ -140,3 +140,18 @@ def grow_boundaries(is_content: np.ndarray, first: int, last: int, gap: int) -> 
     return lo, hi
 
 
+
+
+def column_region(text: np.ndarray, other: np.ndarray, *, P: int, radius: int, growth: str
+                  ) -> tuple[int | None, int | None, np.ndarray]:
+    """R2L §4.1 second step, DANA phase two: smoothing, the longest column above the axis, its
+    boundaries grown over lines at most ``P`` apart (``growth`` "literal": lines with ``text``
+    characters; "smoothed": lines above the axis).  Returns (first, last, smoothed), first/last
+    None when no column lies above the axis."""
+    smoothed = smooth(text, other, radius=radius)
+    seed = longest_column(smoothed)
+    if seed is None:
+        return None, None, smoothed
+    is_content = text > 0 if growth == "literal" else smoothed > 0
+    first, last = grow_boundaries(is_content, seed, seed, P)
+    return first, last, smoothed
