@@ -226,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--algorithm", default="scored_regions",
                     help="extraction algorithm of the generated profile (default: the project's default)")
     ap.add_argument("--concurrency", type=int, default=16)
+    ap.add_argument("--signals-in-body", action="store_true",
+                    help="a profile without signals_in_head: the spider reads the page's signal elements, not <head>")
     ap.add_argument("--repeat", type=int, default=2, help="runs of each crawl, alternating (the best is kept)")
     ap.add_argument("--no-bare", action="store_true", help="only the full crawl (memory runs)")
     ap.add_argument("--serve", choices=("memory", "disk", "nginx"), default="memory",
@@ -250,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
             root = write_site(site, tmp / "site")
             print(f"site written to disk in {time.perf_counter() - t0:.1f} s", flush=True)
             srv = stack.enter_context(FixtureServer(root) if args.serve == "disk" else Nginx(root, tmp))
-        profile = site.write_profile(tmp / "bench.json", algorithm=args.algorithm)
+        profile = site.write_profile(tmp / "bench.json", algorithm=args.algorithm,
+                                     signals_in_head=not args.signals_in_body)
         extra = dict(x.split("=", 1) for x in args.set)
         full_cmd = crawl_command("profile", base_url=srv.url, output=tmp / "full.jsonl",
                                  args={"profile": str(profile)}, settings={**conc, **extra})

@@ -143,14 +143,15 @@ class SyntheticSite:
         return 200, ctype, body
 
     # -- profile ----------------------------------------------------------------------------------
-    def profile(self, name: str = "synthetic", algorithm: str = DEFAULT_ALGORITHM) -> dict:
+    def profile(self, name: str = "synthetic", algorithm: str = DEFAULT_ALGORITHM,
+                signals_in_head: bool = True) -> dict:
         return {
             "name": name, "site": "news.example (synthetic)", "lang": self.lang, "live_hosts": [HOST],
             "entry_points": {"sitemaps": [f"https://{HOST}/sitemap.xml"], "listings": [f"https://{HOST}/archive"]},
             "pagination": {"pattern": f"^https://{HOST.replace('.', '[.]')}/archive\\?page=\\d+$", "max_pages": 100000},
             "articles": [{"pattern": f"^https://{HOST.replace('.', '[.]')}/news/\\d+$"}],
             "evidence": {"jsonld_types": ["NewsArticle"], "og_types": ["article"]},
-            "signals_in_head": True,
+            "signals_in_head": signals_in_head,
             "canonical": {"scheme": "https", "host": HOST, "keep_params": ["page"]},
             "extraction": {"algorithm": algorithm, "params": {}},
         }

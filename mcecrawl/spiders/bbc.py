@@ -18,8 +18,8 @@ class BBCSpider(ProfileSpider):
     # profile.  The four services below are the spiders.
     name = ""
 
-    def page_metadata(self, selector):
-        meta = super().page_metadata(selector)
+    def page_metadata(self, selector, page):
+        meta = super().page_metadata(selector, page)
         # Simorgh titles are "<headline> - <brand>"; JSON-LD headline has no brand, <title> has.
         suffix = f" - {self.profile.site}"
         if meta.get("title") and meta["title"].endswith(suffix):

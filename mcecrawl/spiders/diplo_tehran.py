@@ -40,12 +40,13 @@ def parse_meta_date(raw: str | None) -> tuple[str | None, str | None]:
 class DiploTehranSpider(ProfileSpider):
     name = "diplo_tehran"
 
-    def page_metadata(self, selector):
-        meta = super().page_metadata(selector)
-        heading = " ".join(t.strip() for t in selector.css(HEADING).getall() if t.strip())
+    def page_metadata(self, selector, page):
+        meta = super().page_metadata(selector, page)
+        # The heading and the date line are in the page's body, outside the signal elements.
+        heading = " ".join(t.strip() for t in page().css(HEADING).getall() if t.strip())
         if heading:
             meta["title"] = heading
-        raw, iso = parse_meta_date(selector.css(META_LINE).get())
+        raw, iso = parse_meta_date(page().css(META_LINE).get())
         if raw:
             meta["published_raw"], meta["published"] = raw, iso
         return meta

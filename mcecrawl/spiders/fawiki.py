@@ -67,8 +67,8 @@ class FawikiSpider(ProfileSpider):
                 return f"MediaWiki disambiguation page ({css.split('[')[0]})"
         return None
 
-    def page_metadata(self, selector):
-        meta = super().page_metadata(selector)
+    def page_metadata(self, selector, page):
+        meta = super().page_metadata(selector, page)
         heading = " ".join(t.strip() for t in selector.css("h1#firstHeading ::text").getall() if t.strip())
         if heading:
             meta["title"] = heading

@@ -17,8 +17,8 @@ from mcecrawl.spiders.base import ProfileSpider
 class JamejamSpider(ProfileSpider):
     name = "jamejam"
 
-    def page_metadata(self, selector):
-        meta = super().page_metadata(selector)
+    def page_metadata(self, selector, page):
+        meta = super().page_metadata(selector, page)
         if meta.get("published") is None and meta.get("published_raw"):
             from mcecrawl.corpus.dates import parse_date
 

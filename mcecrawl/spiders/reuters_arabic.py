@@ -30,8 +30,8 @@ def parse_revision_date(raw: str | None) -> str | None:
 class ReutersArabicSpider(ProfileSpider):
     name = "reuters_arabic"
 
-    def page_metadata(self, selector):
-        meta = super().page_metadata(selector)
+    def page_metadata(self, selector, page):
+        meta = super().page_metadata(selector, page)
         if not meta.get("published_raw"):
             raw = selector.css('meta[name="REVISION_DATE"]::attr(content)').get()
             if raw:

@@ -55,3 +55,29 @@ def test_overridden_hooks_share_one_full_parse(parsed_sizes):
     response, item = article(make_spider(HookedSpider))
     assert item["reason"].endswith(" paragraphs") and not item["reason"].startswith("0 ")
     assert len(parsed_sizes) == 2 and parsed_sizes[1] == len(response.text)  # <head>, then the page once
+
+
+def test_page_signals_of_the_body_cost_no_full_parse(parsed_sizes):
+    """A profile whose signals are not all in <head> (Hamshahri) reads its evidence and metadata
+    from the page's signal elements, a few KB, not from a parse of the whole page."""
+    from mcecrawl.spiders.hamshahri import HamshahriSpider
+
+    response = fixture_response("hamshahri", "/news/1074101")
+    (item,) = list(make_spider(HamshahriSpider).parse_article(response))
+    assert item.get("status") is None and item["title"] and item["published"]
+    assert len(parsed_sizes) == 1 and parsed_sizes[0] < len(response.text) / 4
+
+
+def test_signal_elements_in_document_order_outside_comments_and_scripts():
+    from mcecrawl.spiders.base import signal_elements
+
+    page = ('<html><head><TITLE>عنوان</TITLE><!-- <meta property="og:type" content="video"> -->'
+            '<script>var s = "<meta name=x content=y>";</script>'
+            '<script type="application/ld+json">{"@type": "NewsArticle"}</script>'
+            '<meta property="og:type" content="article"></head><body><nav>x</nav>'
+            '<h1 class="t">سر<b>تیتر</b></h1><p>متن</p><time datetime="2026-03-02">۱۲ اسفند</time>'
+            '<h1>unclosed<div>rest of the page</div></body></html>').encode("utf-8")
+    assert signal_elements(page).decode() == (
+        '<TITLE>عنوان</TITLE><script type="application/ld+json">{"@type": "NewsArticle"}</script>'
+        '<meta property="og:type" content="article"><h1 class="t">سر<b>تیتر</b></h1>'
+        '<time datetime="2026-03-02"><h1>unclosed')

@@ -243,7 +243,8 @@ def test_real_bbc_news_sitemap_yields_only_this_service(shared_data):
 
 def test_bbc_title_brand_suffix_removed():
     spider = _spider()
-    meta = spider.page_metadata(_sel("<title>خبر تازه - BBC News فارسی</title>"))
+    sel = _sel("<title>خبر تازه - BBC News فارسی</title>")
+    meta = spider.page_metadata(sel, lambda: sel)
     assert meta["title"] == "خبر تازه"
 
 
@@ -313,3 +314,14 @@ def test_profile_encoding_forces_the_sites_charset(tmp_path):
     assert "مصر" in out.text and out.meta["encoding_source"] == "forced"
     unforced = ProfileSpider.from_crawler(get_crawler(ProfileSpider), profile=str(PROFILES_DIR / "ahram.json"))
     assert unforced.mce_encoding is None
+
+
+def test_jsonld_values_given_as_lists_are_read():
+    """Real pages (readability_mozilla) give an author's name, or the headline, as a list."""
+    spider = _spider()
+    sel = _sel('<script type="application/ld+json">{"@type": "NewsArticle", "headline": ["خبر", "دیگر"], '
+               '"author": [{"@type": "Person", "name": ["مریم", "علی"]}, "سارا", {"@type": "Organization", '
+               '"name": "بی‌بی‌سی"}], "datePublished": "2026-03-02"}</script>')
+    meta = spider.page_metadata(sel, lambda: sel)
+    assert meta["title"] == "خبر" and meta["authors"] == ["مریم", "علی", "سارا"]
+    assert meta["published"] == "2026-03-02"
