@@ -36,7 +36,8 @@ three-line spider (``class X(ProfileSpider): name = "x"``).  Keys::
     encoding        optional charset forced for every response of the site (the spider's
                     ``mce_encoding``, read by the encoding middleware); detection decides otherwise
     signals_in_head true when JSON-LD/og:/meta sit in <head> (Simorgh): the spider then parses only
-                    the head for evidence and metadata, and the whole page only when that finds none
+                    the head for evidence and metadata, and the page's signal elements (JSON-LD, meta,
+                    time, h1, title anywhere) only when that finds none; false: the signal elements
 
 All URL rules are written against *live* URLs, so the same profile works unchanged on a mirror or
 on the bundled fixture site.
