@@ -325,3 +325,26 @@ def test_jsonld_values_given_as_lists_are_read():
     meta = spider.page_metadata(sel, lambda: sel)
     assert meta["title"] == "خبر" and meta["authors"] == ["مریم", "علی", "سارا"]
     assert meta["published"] == "2026-03-02"
+
+
+def test_signal_elements_read_as_the_whole_page(shared_data):
+    """Evidence and metadata from the page's signal elements equal those from a whole-page parse
+    on every real page of the dev sets (six profiles' evidence rules, the generic metadata)."""
+    from mcecrawl.evaluation.datasets import load_dataset
+    from mcecrawl.spiders.base import ProfileSpider, signals_selector
+
+    spider = _spider()
+    rules = [load_profile(name).evidence for name in ("hamshahri", "bbc_persian", "jamejam", "ahram",
+                                                      "reuters_arabic", "fawiki")]
+    pages = 0
+    for ds in ("r2l", "scrapinghub_aeb", "readability_mozilla", "chinese_wce", "trafilatura_eval"):
+        for page in load_dataset(shared_data / ds).pages:
+            whole, signals = _sel(page.text), signals_selector(page.text.encode("utf-8"))
+
+            def facts(sel):
+                return ([page_evidence(sel, r, text=page.text) for r in rules],
+                        ProfileSpider.page_metadata(spider, sel, lambda: whole))
+
+            assert facts(signals) == facts(whole), page.id
+            pages += 1
+    assert pages > 500
