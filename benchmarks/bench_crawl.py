@@ -17,8 +17,10 @@ encoding middleware, extraction pipeline with the profile's algorithm, every oth
 the safe JSONL feed), politeness delays off; "bare" is ``scrapy runspider benchmarks/bare_spider.py``
 with Scrapy's defaults.  Both use the same concurrency.  Time is Scrapy's own
 ``elapsed_time_seconds`` (spider open to close; interpreter start-up excluded) and wall time; peak RSS
-is the crawl process's ``VmHWM``; CPU is user+system of the crawl and its extraction workers
-(interpreter start-up included).  The machine's 2 cores are shared with other work: figures are noisy.
+is the crawl process's ``VmHWM``, and "+ workers" the sum of the ``VmHWM`` of every process in its tree
+(each process's own peak, sampled every 0.1 s: an upper bound of the tree's peak); CPU is user+system
+of the crawl and its extraction workers (interpreter start-up included).  The machine's 2 cores
+are shared with other work: figures are noisy.
 
 ``--profile`` adds one more full crawl under cProfile and splits the CPU per article by component,
 summed over the crawl process and its extraction workers: the workers' own CPU
@@ -63,6 +65,18 @@ def r2l_paragraphs() -> list[str]:
     if not pool:
         raise SystemExit(f"no paragraphs found under {R2L}")
     return pool
+
+
+def _children(pid: int) -> list[int]:
+    """The process's children and their descendants (the extraction workers)."""
+    out: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                out += [int(child)] + _children(int(child))
+    except OSError:
+        pass
+    return out
 
 
 def _vmhwm_kb(pid: int) -> int:
@@ -154,9 +168,11 @@ def run(cmd: list[str], env: dict, cwd: Path) -> dict:
     t0 = time.perf_counter()
     with open(log, "w", encoding="utf-8") as f:
         proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=f, stderr=subprocess.STDOUT)
-        peak = 0
+        peak, peaks = 0, {}  # the crawl process; every process of its tree (workers), each its own peak
         while proc.poll() is None:
             peak = max(peak, _vmhwm_kb(proc.pid))
+            for pid in [proc.pid] + _children(proc.pid):
+                peaks[pid] = max(peaks.get(pid, 0), _vmhwm_kb(pid))
             time.sleep(0.1)
     wall = time.perf_counter() - t0
     ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # the crawl and its extraction workers
@@ -170,7 +186,8 @@ def run(cmd: list[str], env: dict, cwd: Path) -> dict:
     return {"wall_s": round(wall, 2), "elapsed_s": num("elapsed_time_seconds"), "cpu_s": round(cpu, 2),
             "extraction_cpu_ms": num("mcecrawl/extraction/cpu_ms_total"),
             "responses": int(num("response_received_count")), "items": int(num("item_scraped_count")),
-            "peak_rss_mb": round(peak / 1024, 1), "mb_received": round(num("downloader/response_bytes") / 2**20, 1),
+            "peak_rss_mb": round(peak / 1024, 1), "peak_rss_tree_mb": round(sum(peaks.values()) / 1024, 1),
+            "mb_received": round(num("downloader/response_bytes") / 2**20, 1),
             "statuses": {k.rsplit("/", 1)[-1]: int(num(k)) for k in stats if k.startswith("mcecrawl/items/status/")},
             "enabled": [ln.strip(" '[],") for ln in text.splitlines() if ln.strip(" [").startswith("'mcecrawl.")]}
 
@@ -282,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
           f"algorithm {args.algorithm}; best of {args.repeat}")
     for name, r in best.items():
         print(f"  {name:5} {r['elapsed_s']:7.1f} s elapsed ({r['wall_s']:.1f} s wall, {r['cpu_s']:.1f} s CPU)  "
-              f"{r['responses'] / max(r['elapsed_s'], 1e-9):6.1f} responses/s  peak RSS {r['peak_rss_mb']} MB  "
+              f"{r['responses'] / max(r['elapsed_s'], 1e-9):6.1f} responses/s  peak RSS {r['peak_rss_mb']} MB "
+              f"(+ workers: {r['peak_rss_tree_mb']} MB)  "
               f"{r['mb_received']} MB received  items {r['items']} {r['statuses']}")
     if "bare" in best:
         print(f"  full/bare elapsed: {best['full']['elapsed_s'] / best['bare']['elapsed_s']:.2f}x "
