@@ -9,20 +9,6 @@ import time
 HELP = "score algorithms on gold datasets: LCS P/R/F1 with 95% CIs, per site/language; --gate checks the floors"
 
 
-def parse_params(items: list[str] | None) -> dict:
-    """``["P=8", "smooth=0.5", "mode=x"]`` -> ``{"P": 8, "smooth": 0.5, "mode": "x"}`` (JSON values)."""
-    params = {}
-    for item in items or ():
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise argparse.ArgumentTypeError(f"--param wants NAME=VALUE, not {item!r}")
-        try:
-            params[key] = json.loads(value)
-        except json.JSONDecodeError:
-            params[key] = value
-    return params
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("datasets", nargs="*", metavar="DATASET",
                         help="dataset folders in the format of docs/evaluation.md (manifest.jsonl, pages/, gold/)")
@@ -57,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mcecrawl import algorithms
+    from mcecrawl.commands import parse_params
     from mcecrawl.evaluation import gate
     from mcecrawl.evaluation.datasets import load_dataset
     from mcecrawl.evaluation.peers import PEER_PREFIX, available_peers

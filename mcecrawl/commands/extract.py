@@ -6,8 +6,6 @@ algorithm or parameter, malformed ``--param``, no input at all).
 """
 from __future__ import annotations
 
-from typing import Any
-
 HELP = "extract the main content of saved HTML pages (files, directories, globs) as text or JSON lines"
 
 # File name endings taken from directories (explicitly named files are always taken).
@@ -31,17 +29,6 @@ def add_arguments(parser) -> None:
     parser.add_argument("-o", "--output", default="-", metavar="OUT", help="output file (default: stdout)")
     parser.add_argument("--content-type", default=None,
                         help='HTTP Content-Type to assume for every page, e.g. "text/html; charset=windows-1256"')
-
-
-def parse_params(items: list[str]) -> dict[str, Any]:
-    """``["P=8", "growth=literal"]`` -> ``{"P": "8", "growth": "literal"}``; ValueError if malformed."""
-    params = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise ValueError(f"--param expects NAME=VALUE, not {item!r}")
-        params[name.strip()] = value.strip()
-    return params
 
 
 def expand_paths(patterns: list[str]) -> list[str]:
@@ -104,16 +91,18 @@ def extract_file(path: str, algorithm: str, params: dict, content_type: str | No
 
 
 def run(args) -> int:
+    import argparse
     import sys
 
     import mcecrawl
     from mcecrawl.algorithms import ParamError
+    from mcecrawl.commands import parse_params
 
     try:
         params = parse_params(args.param)
         # Validate the algorithm and its parameters once, before touching any page.
         mcecrawl.extract("<p>x</p>", algorithm=args.algorithm, **params)
-    except (ParamError, ValueError) as e:
+    except (ParamError, ValueError, argparse.ArgumentTypeError) as e:
         print(f"mcecrawl extract: {e}", file=sys.stderr)
         return 2
     paths = expand_paths(args.paths)

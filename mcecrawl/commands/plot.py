@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
         print("mcecrawl plot: matplotlib is not installed (pip install 'mcecrawl[plot]')", file=sys.stderr)
         return 2
     from mcecrawl import algorithms
-    from mcecrawl.commands.evaluate import parse_params
+    from mcecrawl.commands import parse_params
     from mcecrawl.encoding import decode
     from mcecrawl.evaluation.plot import NoLineProfile, plot_region
 

@@ -127,7 +127,7 @@ def record_for(resp, profile, algorithm: str | None, params: dict, quality, old:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from mcecrawl.commands.evaluate import parse_params
+    from mcecrawl.commands import parse_params
     from mcecrawl.corpus.dedup import DedupStore
     from mcecrawl.corpus.quality import CorpusQuality
     from mcecrawl.corpus.warc import iter_responses

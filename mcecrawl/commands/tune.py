@@ -103,7 +103,7 @@ def gold_pages(pages) -> tuple[tuple, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcecrawl.commands.evaluate import parse_params
+    from mcecrawl.commands import parse_params
     from mcecrawl.evaluation.datasets import load_dataset
     from mcecrawl.evaluation.runner import UnknownAlgorithm, resolve
     from mcecrawl.evaluation.tuning import find_profiles, merge_extraction

@@ -7,7 +7,7 @@ import pytest
 
 from eval_fixtures import install_fake_algorithms, make_dataset, run_command
 from mcecrawl import cli
-from mcecrawl.commands.evaluate import parse_params
+from mcecrawl.commands import parse_params
 
 
 @pytest.fixture

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from mcecrawl.cli import main
-from mcecrawl.commands.extract import expand_paths, parse_params, to_json_line
+from mcecrawl.commands import parse_params
+from mcecrawl.commands.extract import expand_paths, to_json_line
 
 FIXTURE = Path(__file__).resolve().parent.parent / "algorithms" / "data" / "fa_article.html"
 
@@ -69,7 +70,7 @@ def test_unknown_algorithm_is_rejected_by_argparse():
 
 
 def test_helpers():
-    assert parse_params(["P=8", " growth = literal "]) == {"P": "8", "growth": "literal"}
+    assert parse_params(["P=8", " growth = literal "]) == {"P": 8, "growth": "literal"}
     assert to_json_line({"t": "a\u2028b"}) == '{"t": "a\\u2028b"}\n'
     assert expand_paths([str(FIXTURE), str(FIXTURE)]) == [str(FIXTURE)]
 
