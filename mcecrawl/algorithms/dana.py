@@ -40,6 +40,8 @@ References
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from mcecrawl.algorithms import common
@@ -88,7 +90,8 @@ def count_characters(lines: Lines, *, weight: str = WEIGHT_DEFAULT) -> tuple[np.
 
 
 def find_main_content_area(non_ascii: np.ndarray, ascii: np.ndarray, *, P: int = P_DEFAULT,
-                           radius: int = SMOOTHING_RADIUS, growth: str = GROWTH_DEFAULT):
+                           radius: int = SMOOTHING_RADIUS, growth: str = GROWTH_DEFAULT
+                           ) -> tuple[int | None, int | None, np.ndarray]:
     """Phase two: smoothed diagram, longest column, boundaries with parameter P.
 
     .. math:: diff_i = \\sum_{j=i-1}^{i+1} T^{non-ASCII}_j - T^{ASCII}_j
@@ -105,7 +108,7 @@ def extract_main_content(lines: Lines, first: int, last: int) -> list[str]:
     return parse_lines(lines, first, last)
 
 
-def dana(text: str, **params) -> Extraction:
+def dana(text: str, **params: Any) -> Extraction:
     """Extract the main content of an HTML page with DANA.
 
     Parameters
@@ -132,6 +135,7 @@ def dana(text: str, **params) -> Extraction:
     first, last, smoothed = find_main_content_area(non_ascii, ascii, P=p["P"], radius=p["radius"], growth=p["growth"])
     if first is None:
         return common.empty(NAME, p, "no line has more non-ASCII than ASCII characters", text)
+    assert last is not None  # column_region gives both bounds or neither
     paragraphs = extract_main_content(lines, first, last)
     del lines  # the page's bytes and line arrays: freed before the line-profile tuples are built
     return common.result(NAME, p, text, paragraphs, common.chosen_region(first, last, non_ascii, ascii, smoothed))

@@ -30,6 +30,8 @@ References
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from mcecrawl.algorithms import common
@@ -62,7 +64,8 @@ def remove_scripts_styles_comments(lines: Lines) -> np.ndarray:
     return np.flatnonzero(~lines.protected)
 
 
-def calculate_lengths(lines: Lines, kept: np.ndarray, *, weight: str = WEIGHT_DEFAULT):
+def calculate_lengths(lines: Lines, kept: np.ndarray, *, weight: str = WEIGHT_DEFAULT
+                      ) -> tuple[np.ndarray, np.ndarray]:
     """Phase 1 (§3.1): content (T1) and code (T2) characters of each kept line.
 
     Content characters are those of text between tags (whitespace excluded), code characters
@@ -72,7 +75,8 @@ def calculate_lengths(lines: Lines, kept: np.ndarray, *, weight: str = WEIGHT_DE
     return content[kept], code[kept]
 
 
-def find_first_paragraph(content: np.ndarray, code: np.ndarray, *, radius: int = SMOOTHING_RADIUS):
+def find_first_paragraph(content: np.ndarray, code: np.ndarray, *, radius: int = SMOOTHING_RADIUS
+                         ) -> tuple[tuple[int, int] | None, np.ndarray]:
     """Phase 2 (§3.2): smoothing with formula (1), then the region above the axis with most characters.
 
     .. math:: diff_i = \\sum_{j=i-1}^{i+1} T1_j - T2_j   \\qquad (1)
@@ -97,7 +101,7 @@ def extract_main_content(lines: Lines, kept: np.ndarray, first: int, last: int) 
     return parse_lines(lines, int(kept[first]), int(kept[last]))
 
 
-def danag(text: str, **params) -> Extraction:
+def danag(text: str, **params: Any) -> Extraction:
     """Extract the main content of an HTML page with DANAg (any language).
 
     Parameters

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -155,7 +156,7 @@ def _inside(positions: np.ndarray, spans: np.ndarray) -> np.ndarray:
     if not len(spans) or not len(positions):
         return np.zeros(len(positions), dtype=bool)
     k = np.searchsorted(spans[:, 0], positions, side="right") - 1
-    return (k >= 0) & (positions < spans[np.maximum(k, 0), 1])
+    return cast(np.ndarray, (k >= 0) & (positions < spans[np.maximum(k, 0), 1]))
 
 
 def is_start_protected(starts: np.ndarray, spans: np.ndarray) -> np.ndarray:
@@ -251,12 +252,12 @@ def segment_lines(text: str | bytes, *, split: str = "tag", merge_blank: bool = 
 CHUNK_BYTES = 1 << 20
 
 
-def _index_dtype(n: int):
+def _index_dtype(n: int) -> type[np.signedinteger[Any]]:
     """int32 offsets while they fit (half the memory of int64), else int64."""
     return np.int32 if n < 2**31 - 1 else np.int64
 
 
-def _positions(arr: np.ndarray, value) -> np.ndarray:
+def _positions(arr: np.ndarray, value: int) -> np.ndarray:
     """``np.flatnonzero(arr == value)`` computed chunk by chunk, in the offset dtype."""
     pos = _index_dtype(len(arr))
     parts = [np.flatnonzero(arr[c:c + CHUNK_BYTES] == value).astype(pos) + pos(c)
@@ -264,7 +265,7 @@ def _positions(arr: np.ndarray, value) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, dtype=pos)
 
 
-def _sum_per_line(arr: np.ndarray, starts: np.ndarray, mask_fn) -> np.ndarray:
+def _sum_per_line(arr: np.ndarray, starts: np.ndarray, mask_fn: Callable[[np.ndarray, int], np.ndarray]) -> np.ndarray:
     """Per line, the number of bytes where ``mask_fn(chunk, offset)`` is true (chunked, O(n)).
 
     Lines are grouped into chunks of about :data:`CHUNK_BYTES`; ``mask_fn`` gets the bytes of one
@@ -289,7 +290,7 @@ def _sum_per_line(arr: np.ndarray, starts: np.ndarray, mask_fn) -> np.ndarray:
     return out
 
 
-def _per_line(lines: Lines, mask_fn) -> np.ndarray:
+def _per_line(lines: Lines, mask_fn: Callable[[np.ndarray, int], np.ndarray]) -> np.ndarray:
     """Per line, the count of bytes selected by ``mask_fn(chunk_of_bytes, offset)``."""
     return _sum_per_line(_byte_array(lines), lines.starts, mask_fn)
 
@@ -300,7 +301,7 @@ def _byte_array(lines: Lines) -> np.ndarray:
 
 def _visible_ascii(arr: np.ndarray) -> np.ndarray:
     """Mask of printable ASCII bytes 0x21-0x7E (one wrapping subtraction, no lookup table)."""
-    return np.subtract(arr, 0x21, dtype=np.uint8) < 0x5E
+    return cast(np.ndarray, np.subtract(arr, 0x21, dtype=np.uint8) < 0x5E)
 
 
 def count_ascii(lines: Lines, *, weight: str = "chars") -> np.ndarray:

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
+
+if TYPE_CHECKING:
+    from mcecrawl.algorithms.lines import Lines
 
 # Elements whose text is never main content (scripts, styles, embedded objects, forms' widgets).
 DROPPED_TAGS = ("script", "style", "noscript", "template", "svg", "math", "iframe", "object",
@@ -74,13 +77,13 @@ def _strip_tags(source: str) -> list[str]:
     """Fallback text of a region without a tree: block tags become newlines, others vanish."""
     source = _DROPPED_BODY.sub(" ", source)
 
-    def repl(m: re.Match) -> str:
+    def repl(m: re.Match[str]) -> str:
         return "\n" if m.group(2) and m.group(2).lower() in BLOCK_TAGS else ""
 
     return _lines_to_paragraphs(html.unescape(_TAG.sub(repl, source)))
 
 
-def parse_lines(lines, first: int, last: int) -> list[str]:
+def parse_lines(lines: Lines, first: int, last: int) -> list[str]:
     """Paragraphs of lines ``first..last`` of a :class:`~mcecrawl.algorithms.lines.Lines`.
 
     Regions larger than :data:`PARSE_CHUNK_BYTES` are parsed in pieces cut at line starts
@@ -107,14 +110,14 @@ def parse_region(source: str | bytes) -> list[str]:
     return _paragraphs(root)
 
 
-def _paragraphs(root) -> list[str]:
+def _paragraphs(root: Any) -> list[str]:
     """Text of the tree, one paragraph per block: block elements and ``<br>`` break it, source
     newlines inside text are plain whitespace (as a browser renders them).  ``iterwalk`` keeps
     this iterative, whatever the depth."""
     out: list[str] = []
     current: list[str] = []
 
-    def flush():
+    def flush() -> None:
         line = collapse("".join(current))
         current.clear()
         if any(c.isalnum() for c in line):  # a lone "|" or "-" separator is not a paragraph
@@ -218,7 +221,7 @@ def collapse(text: str) -> str:
     return _collapse(text.replace("\ufeff", "") if "\ufeff" in text else text)
 
 
-def parse_tree(source: str | bytes):
+def parse_tree(source: str | bytes) -> Any:
     """The lxml tree of a region (``str``, or UTF-8 bytes) with scripts, styles and widgets
     removed, or None when it is blank or libxml2 gave up on it (nesting past its depth limit);
     :func:`parse_region` then strips tags instead."""

@@ -23,6 +23,8 @@ References
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from mcecrawl.algorithms import common
@@ -51,7 +53,8 @@ DEFAULTS = {"P": P_DEFAULT, "radius": SMOOTHING_RADIUS, "weight": WEIGHT_DEFAULT
 CHOICES = {"weight": WEIGHTS, "growth": GROWTH_MODES, "split": SPLIT_MODES, "output": OUTPUT_MODES}
 
 
-def separate_characters(lines: Lines, *, hebrew: bool = False, weight: str = WEIGHT_DEFAULT):
+def separate_characters(lines: Lines, *, hebrew: bool = False, weight: str = WEIGHT_DEFAULT
+                        ) -> tuple[np.ndarray, np.ndarray]:
     """First step (§4.1): lengths of NEPL (S1, R2L characters) and EPL (S2, ASCII) per line.
 
     Characters in neither set (Latin-1, other scripts) count in neither.  Scripts, styles and
@@ -61,7 +64,7 @@ def separate_characters(lines: Lines, *, hebrew: bool = False, weight: str = WEI
 
 
 def find_region(nepl: np.ndarray, epl: np.ndarray, *, P: int = P_DEFAULT, radius: int = SMOOTHING_RADIUS,
-                growth: str = GROWTH_DEFAULT):
+                growth: str = GROWTH_DEFAULT) -> tuple[int | None, int | None, np.ndarray]:
     """Second step (§4.1): smoothing (2), longest column above the axis, boundaries with P.
 
     .. math:: diff_i = \\sum_{j=i-1}^{i+1} length(NEPL_j) - length(EPL_j)   \\qquad (2)
@@ -101,7 +104,7 @@ def main_content(lines: Lines, first: int, last: int, *, output: str = OUTPUT_DE
     return paragraphs
 
 
-def r2l(text: str, **params) -> Extraction:
+def r2l(text: str, **params: Any) -> Extraction:
     """Extract the main content of a right-to-left (Arabic-script) page with R2L.
 
     Parameters
@@ -127,6 +130,7 @@ def r2l(text: str, **params) -> Extraction:
     first, last, smoothed = find_region(nepl, epl, P=p["P"], radius=p["radius"], growth=p["growth"])
     if first is None:
         return common.empty(NAME, p, "no line has more R2L than ASCII characters", text)
+    assert last is not None  # column_region gives both bounds or neither
     paragraphs = main_content(lines, first, last, output=p["output"], hebrew=p["hebrew"])
     del lines  # the page's bytes and line arrays: freed before the line-profile tuples are built
     return common.result(NAME, p, text, paragraphs, common.chosen_region(first, last, nepl, epl, smoothed))

@@ -42,6 +42,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
 
 import numpy as np
 from lxml import etree
@@ -138,7 +139,7 @@ MIN_TEXT_SHARE = 0.05
 MAX_LINK_SHARE = 0.6
 
 DEFAULTS = {"gap": GAP_DEFAULT, "radius": SMOOTHING_RADIUS, "headline": True}
-CHOICES: dict[str, tuple] = {}
+CHOICES: dict[str, tuple[Any, ...]] = {}
 
 # Readability.js REGEXPS (Mozilla, Apache-2.0): class/id words of boilerplate and of content.
 UNLIKELY = re.compile(
@@ -205,7 +206,7 @@ class LineProfile:
     link: np.ndarray  # content characters inside <a>
     punct: np.ndarray  # sentence punctuation outside tags
     depth: np.ndarray  # container depth at the line's start
-    opens: tuple  # (sorted depth << 32 | byte offset of every container opening, tag ends)
+    opens: tuple[np.ndarray, np.ndarray]  # (sorted depth << 32 | byte offset of every container opening, tag ends)
 
     @functools.cached_property
     def text_before(self) -> np.ndarray:
@@ -225,7 +226,7 @@ class Candidate:
     boilerplate: bool | None = None  # None: containers not read yet (label_region)
     labelled: bool | None = None
     headline: bool = False
-    containers: list = field(default_factory=list)  # (offset, opening tag), innermost first
+    containers: list[tuple[int, bytes]] = field(default_factory=list)  # (offset, opening tag), innermost first
 
     @property
     def link_share(self) -> float:
@@ -560,7 +561,7 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
     return _blocks(root)
 
 
-def _blocks(root) -> list[str]:
+def _blocks(root: Any) -> list[str]:
     """Blocks of the region's tree, one per line, without boilerplate subtrees, captions,
     bylines or link-dense blocks."""
     out: list[str] = []
@@ -568,7 +569,7 @@ def _blocks(root) -> list[str]:
     linked = [0]
     in_link = 0
 
-    def flush():
+    def flush() -> None:
         text = collapse("".join(parts))
         chars = len(text)
         if chars and any(ch.isalnum() for ch in text) and linked[0] <= BLOCK_MAX_LINK_SHARE * chars:
@@ -605,7 +606,7 @@ def _blocks(root) -> list[str]:
     return out
 
 
-def _is_clutter(el, tag: str) -> bool:
+def _is_clutter(el: Any, tag: str) -> bool:
     """Boilerplate containers (Readability's lists), link boxes, short bylines/datelines."""
     if el.get(ARTICLE_MARK) is not None:
         return False
@@ -635,20 +636,20 @@ def _is_clutter(el, tag: str) -> bool:
     return False
 
 
-def _commas(el) -> int:
+def _commas(el: Any) -> int:
     return len(_COMMAS.findall("".join(el.itertext())))
 
 
-def _links(el) -> int:
+def _links(el: Any) -> int:
     return int(el.xpath("count(.//a)"))
 
 
-def _chars(texts) -> int:
+def _chars(texts: Iterable[str]) -> int:
     """Non-whitespace characters of text nodes."""
     return len("".join("".join(texts).split()))
 
 
-def link_share(el) -> float:
+def link_share(el: Any) -> float:
     """Share of an element's (non-whitespace) characters that lie inside its links."""
     total = _chars(el.itertext())
     return _chars(el.xpath(".//a//text()")) / total if total else 0.0
@@ -672,7 +673,7 @@ def find_headline(text: str | bytes, lp: LineProfile) -> tuple[str | None, int |
     return (titles[0] if titles else None), None
 
 
-def scored_regions(text: str | bytes, **params) -> Extraction:
+def scored_regions(text: str | bytes, **params: Any) -> Extraction:
     """Extract the main content of a page by scoring every dense region of its line profile.
 
     Parameters

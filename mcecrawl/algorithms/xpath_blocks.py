@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import partial
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from lxml import etree
 
@@ -272,7 +272,7 @@ def remove_non_informative_nodes(body: etree._Element, *, extra_tags: Iterable[s
     etree.strip_elements(body, _HIDDEN_SENTINEL, with_tail=False)
 
 
-def _crowded_parents(body: etree._Element, removed: tuple) -> list[etree._Element]:
+def _crowded_parents(body: etree._Element, removed: tuple[Any, ...]) -> list[etree._Element]:
     """Elements with :data:`TEXT_MERGE_MIN_NODES` or more ``removed`` children that have a tail."""
     counts: dict[etree._Element, int] = {}
     for el in body.iter(*removed):
@@ -282,7 +282,7 @@ def _crowded_parents(body: etree._Element, removed: tuple) -> list[etree._Elemen
     return [parent for parent, n in counts.items() if n >= TEXT_MERGE_MIN_NODES]
 
 
-def _strip_children(parent: etree._Element, removed: tuple) -> None:
+def _strip_children(parent: etree._Element, removed: tuple[Any, ...]) -> None:
     """Remove the ``removed`` children of ``parent``, joining the tails they leave behind.
 
     ``strip_elements(with_tail=False)`` leaves each tail as a text node of its own, and lxml
@@ -545,7 +545,7 @@ def select_content(
 # --- Public entry point ---------------------------------------------------------------------
 
 
-def xpath_blocks(text: str, **params) -> Extraction:
+def xpath_blocks(text: str, **params: Any) -> Extraction:
     """Extract the main content of an HTML page with the XPath-block method.
 
     Thanadechteemapat & Fung (2011), section III: R1 cleaning, R2 leaf nodes, block attributes
@@ -602,7 +602,7 @@ def xpath_blocks(text: str, **params) -> Extraction:
     """
     params = resolve_params(ALGORITHM, DEFAULTS, {}, params)
 
-    def result(status: str, reason: str, **kw) -> Extraction:
+    def result(status: str, reason: str, **kw: Any) -> Extraction:
         return Extraction(text=kw.pop("text", ""), paragraphs=kw.pop("paragraphs", ()), algorithm=ALGORITHM,
                           params=params, status=status, reason=reason, **kw)
 
@@ -614,7 +614,7 @@ def xpath_blocks(text: str, **params) -> Extraction:
         return result("error", f"could not process the page: {type(exc).__name__}: {exc}")
 
 
-def _run(text, params, result) -> Extraction:
+def _run(text: object, params: dict[str, Any], result: Callable[..., Extraction]) -> Extraction:
     if isinstance(text, (bytes, bytearray, memoryview)):
         from mcecrawl.encoding import decode
 

@@ -19,6 +19,7 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any, cast
 
 __all__ = ["PublishedDate", "parse_date", "find_date", "extract_published"]
 
@@ -98,7 +99,7 @@ def _to_gregorian(calendar: str, y: int, m: int, d: int) -> date | None:
         if calendar == "jalali":
             import jdatetime
 
-            return jdatetime.date(y, m, d).togregorian()
+            return cast(date, jdatetime.date(y, m, d).togregorian())
         if calendar == "hijri":
             from hijridate import Hijri
 
@@ -212,7 +213,7 @@ def find_date(text: str, lang: str | None = None) -> PublishedDate | None:
     return PublishedDate(found[0], found[2], found[1], "text") if found else None
 
 
-def _jsonld_dates(doc) -> list[str]:
+def _jsonld_dates(doc: Any) -> list[str]:
     out = []
     for node in doc.xpath('//script[@type="application/ld+json"]/text()'):
         try:
@@ -284,7 +285,7 @@ def extract_published(html: str | None = None, *, text: str | None = None, raw: 
     return None
 
 
-def _visible_text(doc) -> str:
+def _visible_text(doc: Any) -> str:
     for bad in doc.xpath("//script | //style | //noscript"):
         bad.drop_tree()
     return " ".join(doc.text_content().split())

@@ -26,6 +26,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -64,7 +65,7 @@ def _mix64(h: np.ndarray) -> np.ndarray:
     h = h * np.uint64(0xBF58476D1CE4E5B9)
     h = h ^ (h >> np.uint64(27))
     h = h * np.uint64(0x94D049BB133111EB)
-    return h ^ (h >> np.uint64(31))
+    return cast(np.ndarray, h ^ (h >> np.uint64(31)))
 
 
 def _shingle_text(text_norm: str) -> str:
@@ -130,7 +131,7 @@ class DedupResult:
 
 
 def copy_of(first_url: str, kind: str, similarity: float, first_site: str | None, site: str | None,
-            **extra) -> DedupResult:
+            **extra: Any) -> DedupResult:
     """A text whose first copy is ``first_url``; cross-site when that copy came from another site."""
     return DedupResult(first_url, kind, similarity, first_site, bool(site and first_site and site != first_site),
                        **extra)
@@ -210,13 +211,13 @@ class DedupStore:
             self._last_id = rows[-1][0]
 
     def __len__(self) -> int:
-        return self._db.execute("SELECT COUNT(*) FROM docs").fetchone()[0]
+        return cast(int, self._db.execute("SELECT COUNT(*) FROM docs").fetchone()[0])
 
     def _index(self, doc_id: int, sig: np.ndarray) -> None:
         self._sigs[doc_id] = sig
         self._lsh.insert(doc_id, self._lean(sig), check_duplication=False)
 
-    def _lean(self, sig: np.ndarray):
+    def _lean(self, sig: np.ndarray) -> Any:
         from datasketch import LeanMinHash
 
         # OPH values are 32-bit, densified bins add multiples of 2**32: within the 64-bit range of
@@ -224,7 +225,8 @@ class DedupStore:
         return LeanMinHash(seed=SEED, hashvalues=sig, scheme="affine64")
 
     def _doc(self, doc_id: int) -> tuple[str, str | None]:
-        return self._db.execute("SELECT url, site FROM docs WHERE id = ?", (doc_id,)).fetchone()
+        return cast("tuple[str, str | None]",
+                    self._db.execute("SELECT url, site FROM docs WHERE id = ?", (doc_id,)).fetchone())
 
     def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True,
               content_sha1: str | None = None) -> DedupResult:
@@ -265,7 +267,8 @@ class DedupStore:
             result = replace(result, previous_content_sha1=previous)
         return result
 
-    def _copy_of(self, sha1: str, text_norm: str, url: str, site: str | None, row, record: bool) -> DedupResult:
+    def _copy_of(self, sha1: str, text_norm: str, url: str, site: str | None, row: tuple[str, str | None] | None,
+                 record: bool) -> DedupResult:
         """The first copy of ``text_norm`` at another URL (exact, then near), recording new texts."""
         if row and row[0] != url:
             return copy_of(row[0], "exact", 1.0, row[1], site)
@@ -311,5 +314,5 @@ class DedupStore:
     def __enter__(self) -> "DedupStore":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence, cast
 
 from mcecrawl.evaluation.datasets import data_files, dataset_sha256, load_dataset
 from mcecrawl.evaluation.runner import UnknownAlgorithm, run_pages, summarize
@@ -79,12 +79,12 @@ def in_source_checkout() -> bool:
     return (package.parent / "pyproject.toml").is_file() and (package.parent / "tests").is_dir()
 
 
-def load_baseline(path: str | Path) -> dict:
+def load_baseline(path: str | Path) -> dict[str, Any]:
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        return cast("dict[str, Any]", json.load(f))
 
 
-def measure(data_root: Path, dataset: str, algorithm: str, peer_ok: Sequence[str] | None = None) -> dict:
+def measure(data_root: Path, dataset: str, algorithm: str, peer_ok: Sequence[str] | None = None) -> dict[str, Any]:
     """Gated figures of one algorithm on one pinned dataset (default parameters); with
     ``peer_ok`` (the pages where the best peer reaches :data:`MISS_PEER_F1`), also the number of
     whole-page misses among them (F1 below :data:`MISS_F1`)."""
@@ -105,7 +105,7 @@ def _holds(figure: str, value: float | None, pinned: float, eps: float) -> bool:
     return value <= pinned if figure in CEILINGS else value >= pinned - eps
 
 
-def check(baseline: dict, data_root: str | Path, *, datasets: Sequence[str] | None = None,
+def check(baseline: dict[str, Any], data_root: str | Path, *, datasets: Sequence[str] | None = None,
           algorithms: Sequence[str] | None = None) -> list[Finding]:
     """Compare current figures with the floors; one :class:`Finding` per pinned figure."""
     data_root = Path(data_root)
@@ -150,12 +150,12 @@ def repin_hint(failed: Sequence[Finding]) -> str:
 
 
 def _floor(value: float) -> float:
-    scale = 10 ** FLOOR_DECIMALS
+    scale: int = 10 ** FLOOR_DECIMALS
     return math.floor(value * scale) / scale
 
 
-def repin(baseline: dict | None, data_root: str | Path, datasets: Sequence[str], algorithms: Sequence[str], *,
-           allow_lower: bool = False, epsilon: float | None = None) -> tuple[dict, list[str]]:
+def repin(baseline: dict[str, Any] | None, data_root: str | Path, datasets: Sequence[str], algorithms: Sequence[str], *,
+           allow_lower: bool = False, epsilon: float | None = None) -> tuple[dict[str, Any], list[str]]:
     """Re-measure ``algorithms`` on ``datasets`` and pin; return (new baseline, refusals).
 
     Every floor that would go down is listed in the refusals and the baseline is returned

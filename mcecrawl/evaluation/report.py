@@ -1,18 +1,18 @@
 """Plain-text tables for evaluation results (what ``mcecrawl evaluate`` prints)."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 from mcecrawl.evaluation.runner import AlgorithmReport, breakdown
 
 
-def _num(value, width: int = 5, digits: int = 3) -> str:
+def _num(value: object, width: int = 5, digits: int = 3) -> str:
     if isinstance(value, (int, float)) and value == value:  # value == value: not NaN
         return f"{value:{width}.{digits}f}"
     return " " * (width - 1) + "-"
 
 
-def _ci(s: dict, key: str) -> str:
+def _ci(s: dict[str, Any], key: str) -> str:
     if s.get(key) is None:
         return "-".rjust(19)
     ci = s[f"{key}_ci"]
@@ -23,7 +23,7 @@ HEADER = (f"{'':22} {'pages':>5} {'P [95% CI]':>19} {'R [95% CI]':>19} {'F1 [95%
           f"{'charF1':>6} {'BoWF1':>6} {'shF1':>6} {'snipAcc':>7} {'snipF1':>6} {'err':>4} {'empty':>5} {'MB/s':>6}")
 
 
-def row(label: str, s: dict) -> str:
+def row(label: str, s: dict[str, Any]) -> str:
     mbps = f"{s['mb_per_s']:6.2f}" if s.get("mb_per_s") else "     -"
     return (f"{label[:22]:22} {s['pages']:5d} {_ci(s, 'precision'):>19} {_ci(s, 'recall'):>19} {_ci(s, 'f1'):>19} "
             f"{_num(s['char_f1'], 6)} {_num(s['bow_f1'], 6)} {_num(s['shingle_f1'], 6)} "
@@ -58,11 +58,11 @@ def dataset_table(name: str, n_pages: int, reports: Sequence[AlgorithmReport], b
 __all__ = ["HEADER", "dataset_table", "row"]
 
 
-def markdown_summary(result: dict) -> str:
+def markdown_summary(result: dict[str, Any]) -> str:
     """A Markdown table (dataset x algorithm: pages, P, R, F1 [CI], char-F1, shingle F1, snippet
     accuracy, errors/empties) from ``mcecrawl evaluate --json`` output, plus per-script rows for
     datasets with R2L pages (Hebrew and Arabic script apart)."""
-    def f(v):
+    def f(v: float | None) -> str:
         return "–" if v is None else f"{v:.3f}"
 
     lines = ["| dataset | group | algorithm | pages | P | R | F1 [95% CI] | char F1 | shingle F1 | snippet acc. "

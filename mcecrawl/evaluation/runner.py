@@ -45,7 +45,7 @@ class UnknownAlgorithm(MceError, LookupError):
     """Neither a registered algorithm nor an installed peer."""
 
 
-Runner = Callable[[Page, dict], Extraction]
+Runner = Callable[[Page, dict[str, Any]], Extraction]
 
 
 def resolve(name: str) -> Runner:
@@ -69,7 +69,7 @@ def resolve(name: str) -> Runner:
 
     usage_error = getattr(algorithms, "ParamError", ())
 
-    def run(page: Page, params: dict) -> Extraction:
+    def run(page: Page, params: dict[str, Any]) -> Extraction:
         # Pages are decoded once by the loader (with the manifest's Content-Type), so the
         # algorithms get text.  A bad parameter is the caller's mistake and propagates; any
         # other crash is a result for that page.
@@ -103,7 +103,7 @@ def predictions_runner(path: str) -> Runner:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UnknownAlgorithm(f"cannot read predictions {path}: {type(exc).__name__}: {exc}") from None
 
-    def run(page: Page, params: dict) -> Extraction:
+    def run(page: Page, params: dict[str, Any]) -> Extraction:
         if page.id not in texts:
             return Extraction("", (), label, status="error", reason="no prediction for this page")
         text = texts[page.id]
@@ -114,7 +114,7 @@ def predictions_runner(path: str) -> Runner:
 
 
 def score_page(page: Page, result: Extraction, *, gold_variant: str = "gold", seconds: float = 0.0,
-               primary_only: bool = False) -> dict:
+               primary_only: bool = False) -> dict[str, Any]:
     """All measures of one extraction against the page's gold, as a flat JSON-able record
     (``primary_only``: word-token LCS and snippets only, for tuning loops and the gate)."""
     output = result.text if result.status != "error" else ""
@@ -143,19 +143,19 @@ def score_page(page: Page, result: Extraction, *, gold_variant: str = "gold", se
     return rec
 
 
-def worst_pages(records: list[dict], n: int) -> list[dict]:
+def worst_pages(records: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
     """The ``n`` records with the lowest primary F1 (ties by id, so the list is stable)."""
     scored = [r for r in records if primary_f1(r) is not None]
     return sorted(scored, key=lambda r: (primary_f1(r), r["id"]))[:n]
 
 
-def primary_f1(rec: dict) -> float | None:
+def primary_f1(rec: dict[str, Any]) -> float | None:
     """The page's headline F1: word-token LCS-F1 for full gold, snippet F1 for snippet gold."""
     return rec.get("f1", rec.get("snippet_f1"))
 
 
-def run_pages(pages: Iterable[Page], name: str, params: dict | None = None, *, gold_variant: str = "gold",
-              runner: Runner | None = None, primary_only: bool = False) -> list[dict]:
+def run_pages(pages: Iterable[Page], name: str, params: dict[str, Any] | None = None, *, gold_variant: str = "gold",
+              runner: Runner | None = None, primary_only: bool = False) -> list[dict[str, Any]]:
     """Extract and score each page with algorithm ``name``; raise UnknownAlgorithm up front."""
     runner = runner or resolve(name)
     params = dict(params or {})
@@ -192,7 +192,7 @@ def _mean(values: list[float]) -> float | None:
     return float(np.mean(values)) if values else None
 
 
-def summarize(records: list[dict]) -> dict:
+def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
     """Means (with 95% CIs for P, R, F1), counts and speed of a group of records."""
     full = [r for r in records if r["gold_kind"] == "full"]
     snip = [r for r in records if r["gold_kind"] == "snippets"]
@@ -216,9 +216,9 @@ def summarize(records: list[dict]) -> dict:
     return out
 
 
-def breakdown(records: list[dict], by: str) -> dict[str, dict]:
+def breakdown(records: list[dict[str, Any]], by: str) -> dict[str, dict[str, Any]]:
     """:func:`summarize` per value of ``by`` ("site", "lang" or "script"), sorted by key."""
-    groups: dict[str, list[dict]] = defaultdict(list)
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         groups[str(r.get(by) or "unknown")].append(r)
     return {key: summarize(groups[key]) for key in sorted(groups)}
@@ -227,14 +227,14 @@ def breakdown(records: list[dict], by: str) -> dict[str, dict]:
 @dataclass
 class AlgorithmReport:
     algorithm: str
-    params: dict
-    records: list[dict] = field(default_factory=list)
+    params: dict[str, Any]
+    records: list[dict[str, Any]] = field(default_factory=list)
     unavailable: str | None = None  # reason when the algorithm could not run at all
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         return summarize(self.records)
 
-    def as_dict(self, by: Sequence[str] = ()) -> dict:
+    def as_dict(self, by: Sequence[str] = ()) -> dict[str, Any]:
         d: dict[str, Any] = {"algorithm": self.algorithm, "params": self.params}
         if self.unavailable:
             d["unavailable"] = self.unavailable
@@ -245,7 +245,7 @@ class AlgorithmReport:
         return d
 
 
-def evaluate_dataset(dataset: Dataset, names: Sequence[str], params: dict | None = None, *,
+def evaluate_dataset(dataset: Dataset, names: Sequence[str], params: dict[str, Any] | None = None, *,
                      gold_variant: str = "gold") -> list[AlgorithmReport]:
     """Every algorithm/peer in ``names`` on every scored page; unknown names are reported."""
     reports = []

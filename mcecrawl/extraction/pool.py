@@ -18,6 +18,7 @@ import os
 import pickle
 import struct
 import sys
+from typing import BinaryIO
 
 from mcecrawl.exceptions import MceError
 from mcecrawl.extraction.job import ExtractionJob, ExtractionOutcome, run_job
@@ -35,7 +36,7 @@ class WorkerDied(MceError, RuntimeError):
     """The worker process ended while a job was pending."""
 
 
-def _read_exact(stream, n: int) -> bytes | None:
+def _read_exact(stream: BinaryIO, n: int) -> bytes | None:
     buf = b""
     while len(buf) < n:
         chunk = stream.read(n - len(buf))
@@ -84,11 +85,11 @@ class WorkerPool:
     def __init__(self, n: int):
         self.n = n
         self._procs: list[asyncio.subprocess.Process] = []
-        self._pending: dict[int, tuple[asyncio.Future, int]] = {}
+        self._pending: dict[int, tuple[asyncio.Future[ExtractionOutcome], int]] = {}
         self._load: list[int] = []
-        self._readers: list[asyncio.Task] = []
+        self._readers: list[asyncio.Task[None]] = []
         self._next = 0
-        self._started: asyncio.Future | None = None
+        self._started: asyncio.Future[None] | None = None
 
     async def start(self) -> None:
         if self._started is None:
@@ -134,7 +135,7 @@ class WorkerPool:
         if self._load[i] >= 1 << 30:
             raise WorkerDied("no extraction worker left")
         job_id, self._next = self._next, self._next + 1
-        fut = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[ExtractionOutcome] = asyncio.get_running_loop().create_future()
         self._pending[job_id] = (fut, i)
         self._load[i] += 1
         body = pickle.dumps((job_id, job), protocol=pickle.HIGHEST_PROTOCOL)
