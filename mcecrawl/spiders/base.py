@@ -24,6 +24,7 @@ them costs no full-page parse.
 """
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import logging
@@ -307,8 +308,8 @@ def page_evidence(selector, rules: dict, text: str | None = None) -> tuple[str, 
 class SeenURLs:
     """The one home of URL de-duplication: canonical URLs are requested once and written once.
 
-    ``request`` is asked before a discovered URL is requested (articles and listings),
-    ``written_before`` when an article page arrives (after a redirect two requested URLs can land
+    ``request`` records a discovered URL as it is requested (articles and listings; ``requested``
+    is asked first), ``written_before`` when an article page arrives (after a redirect two requested URLs can land
     on one canonical URL), and ``wrote`` records each item yielded.  ``done`` is the record of
     earlier runs of the same JOBDIR (:class:`mcecrawl.extensions.DoneRecord`), whose articles are
     neither requested nor written.
@@ -322,12 +323,8 @@ class SeenURLs:
     def done_before(self, canonical_url: str) -> bool:
         return self.done is not None and self.done.contains(canonical_url)
 
-    def request(self, canonical_url: str) -> bool:
-        """True the first time ``canonical_url`` is asked for (then it counts as requested)."""
-        if canonical_url in self.requested:
-            return False
+    def request(self, canonical_url: str) -> None:
         self.requested.add(canonical_url)
-        return True
 
     def written_before(self, canonical_url: str) -> bool:
         """An item was written for ``canonical_url`` in this run or an earlier one."""
@@ -682,18 +679,10 @@ class ProfileSpider(scrapy.Spider):
             stats.inc_value(f"mcecrawl/article_http_error/{response.status}")
             logger.warning("HTTP %s for article %s: skipped", response.status, response.url)
             return
-        full: list[scrapy.Selector] = []
-        signals: list[scrapy.Selector] = []
-
-        def whole_page() -> scrapy.Selector:
-            if not full:
-                full.append(scrapy.Selector(text=text, type="html"))
-            return full[0]
-
-        def page_signals() -> scrapy.Selector:
-            if not signals:
-                signals.append(signals_selector(body))
-            return signals[0]
+        # Each parsed on first use, then kept: most pages need neither the whole page nor, with
+        # signals in <head>, the signal elements.
+        whole_page = functools.cache(lambda: scrapy.Selector(text=text, type="html"))
+        page_signals = functools.cache(lambda: signals_selector(body))
 
         head = head_selector(text) if self.profile.signals_in_head else None
         needed = response.meta.get("mce_evidence", VETO)
