@@ -27,6 +27,7 @@ def test_invalid_profile_is_reported():
         validate_profile({"name": "x", "site": "x", "lang": "fa", "live_hosts": ["x"], "entry_points": {}})
 
 
+# Live URLs as strings to canonicalise: nothing is fetched (tests/conftest.py refuses live hosts).
 @pytest.mark.parametrize("url,canonical", [
     ("https://www.bbc.com/persian/articles/c4vlle3q337o.amp", "https://www.bbc.com/persian/articles/c4vlle3q337o"),
     ("https://www.bbc.co.uk/persian/articles/amp/c4vlle3q337o", "https://www.bbc.com/persian/articles/c4vlle3q337o"),
