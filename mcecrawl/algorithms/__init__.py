@@ -122,49 +122,44 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
     """
     func = get_algorithm(algorithm)
     encoding = source = None
+    page: str | bytes
     if isinstance(html, (bytes, bytearray, memoryview)):
         body = bytes(html)
         kind = sniff_binary(body)
         if kind:
             return Extraction("", (), algorithm, params, status="error", reason=f"not HTML: {kind}")
-        if utf8:
-            page: str | bytes = body if algorithm in UTF8_READERS else body.decode("utf-8", "replace")
-            if not page.strip():
-                return Extraction("", (), algorithm, params, status="empty", reason="empty page")
-            return _run(func, page, algorithm, url, params)
-        try:
-            from mcecrawl.encoding import decode
+        if utf8:  # UTF-8 already: read as it is, or decoded once without detection
+            page = body if algorithm in UTF8_READERS else body.decode("utf-8", "replace")
+        else:
+            try:
+                from mcecrawl.encoding import decode
 
-            decoded = decode(body, content_type)
-        except Exception as e:  # decoding must never take the caller down
-            logger.warning("decoding failed for %s: %r", url or "<bytes>", e)
-            return Extraction("", (), algorithm, params, status="error", reason=f"decoding failed: {e!r}")
-        text, encoding, source = decoded.text, decoded.encoding, decoded.source
+                decoded = decode(body, content_type)
+            except Exception as e:  # decoding must never take the caller down
+                logger.warning("decoding failed for %s: %r", url or "<bytes>", e)
+                return Extraction("", (), algorithm, params, status="error", reason=f"decoding failed: {e!r}")
+            page, encoding, source = decoded.text, decoded.encoding, decoded.source
     elif isinstance(html, str):
-        text = html
+        page = html
     else:
         return Extraction("", (), algorithm, params, status="error",
                           reason=f"expected bytes or str, not {type(html).__name__}")
-    if not text.strip():
+    if not page.strip():
         return Extraction("", (), algorithm, params, status="empty", reason="empty page",
                           encoding=encoding, encoding_source=source)
-    result = _run(func, text, algorithm, url, params)
+    try:
+        result = func(page, **params)
+    except ParamError:
+        raise
+    except (Exception, RecursionError, MemoryError) as e:  # a bad page becomes a result, never a crash
+        logger.warning("%s failed on %s: %r", algorithm, url or "<page>", e)
+        return Extraction("", (), algorithm, params, status="error", reason=f"{algorithm} failed: {e!r}",
+                          encoding=encoding, encoding_source=source)
     if encoding is not None:
         from dataclasses import replace
 
         result = replace(result, encoding=encoding, encoding_source=source)
     return result
-
-
-def _run(func: Callable[..., Extraction], page: str | bytes, algorithm: str, url: str | None,
-         params: dict[str, Any]) -> Extraction:
-    try:
-        return func(page, **params)
-    except ParamError:
-        raise
-    except (Exception, RecursionError, MemoryError) as e:  # a bad page becomes a result, never a crash
-        logger.warning("%s failed on %s: %r", algorithm, url or "<page>", e)
-        return Extraction("", (), algorithm, params, status="error", reason=f"{algorithm} failed: {e!r}")
 
 
 __all__ = ["ALGORITHMS", "ALGORITHM_NAMES", "DEFAULT_ALGORITHM", "UTF8_READERS", "Extraction", "ParamError", "Region",

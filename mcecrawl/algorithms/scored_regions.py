@@ -206,7 +206,7 @@ class LineProfile:
     link: np.ndarray  # content characters inside <a>
     punct: np.ndarray  # sentence punctuation outside tags
     depth: np.ndarray  # container depth at the line's start
-    opens: tuple[np.ndarray, np.ndarray]  # (sorted depth << 32 | byte offset of every container opening, tag ends)
+    opens: np.ndarray  # sorted depth << 32 | byte offset of every container opening
 
     @functools.cached_property
     def text_before(self) -> np.ndarray:
@@ -225,7 +225,6 @@ class Candidate:
     score: float = 0.0
     boilerplate: bool | None = None  # None: containers not read yet (label_region)
     labelled: bool | None = None
-    headline: bool = False
     containers: list[tuple[int, bytes]] = field(default_factory=list)  # (offset, opening tag), innermost first
 
     @property
@@ -277,8 +276,7 @@ def line_profile(text: str | bytes, *, radius: int = SMOOTHING_RADIUS) -> LinePr
     open_depth = box_depth[open_idx + 1]
     # One sorted key per opening, depth in the high bits and offset in the low ones: the
     # container at depth d around offset x is the last key <= (d, x) (one vectorised search).
-    opens = (np.sort(open_depth.astype(np.uint64) << np.uint64(32) | tag_starts[open_idx].astype(np.uint64)),
-             lines.tag_ends)
+    opens = np.sort(open_depth.astype(np.uint64) << np.uint64(32) | tag_starts[open_idx].astype(np.uint64))
     del keys, closing, is_box, box_depth, open_idx, open_depth, at
 
     punct = _punctuation_per_line(arr, lines, kept, content)
@@ -305,10 +303,7 @@ def _punctuation_per_line(arr: np.ndarray, lines: Lines, kept: np.ndarray, conte
     # Rows in groups of about CHUNK_BYTES of text: the gathered bytes stay small on any page.
     cuts = np.unique(np.minimum(np.searchsorted(bounds, np.arange(0, int(bounds[-1]) + CHUNK_BYTES, CHUNK_BYTES)),
                                 len(lengths)))
-    cuts = np.concatenate(([0], cuts[cuts > 0])) if len(cuts) and cuts[0] != 0 else cuts
     for r0, r1 in zip(cuts[:-1], cuts[1:]):
-        if r1 <= r0:
-            continue
         lens = lengths[r0:r1]
         total = int(lens.sum())
         if not total:
@@ -374,7 +369,7 @@ def containers(lp: LineProfile, line: int) -> list[tuple[int, bytes]]:
     """(byte offset, opening tag) of the containers enclosing kept line ``line``, innermost first;
     at most :data:`MAX_CONTAINERS` of them."""
     at = int(lp.lines.starts[lp.kept[line]])
-    keys, tag_ends = lp.opens
+    keys = lp.opens
     top = int(lp.depth[line])
     depths = np.arange(top, max(top - MAX_CONTAINERS, 0), -1, dtype=np.uint64)
     if not len(depths) or not len(keys):
@@ -384,7 +379,7 @@ def containers(lp: LineProfile, line: int) -> list[tuple[int, bytes]]:
     found = keys[i[ok]]
     found = found[(found >> np.uint64(32)) == depths[ok]] & np.uint64(0xFFFFFFFF)
     lines, data = lp.lines, lp.lines.data
-    ends = tag_ends[np.searchsorted(lines.tag_starts, found)]
+    ends = lines.tag_ends[np.searchsorted(lines.tag_starts, found)]
     return [(int(s), data[int(s):int(e) + 1]) for s, e in zip(found, ends)]
 
 
@@ -436,9 +431,8 @@ def score_regions(lp: LineProfile, candidates: list[Candidate], headline_line: i
         after = [c for c in candidates if c.last >= headline_line and c.chars - c.link > 0]
         nearest = after[0] if after else None
     for c in candidates:
-        c.headline = c is nearest
         c.score = float(c.chars - c.link) * max(PUNCT_FLOOR, min(1.0, c.punct_per_100 / PUNCT_PER_100_FULL))
-        if c.headline:
+        if c is nearest:
             c.score *= HEADLINE_WEIGHT
     for c in sorted(candidates, key=lambda c: -c.score)[:LABELLED_REGIONS]:
         label_region(lp, c)
@@ -614,17 +608,18 @@ def _is_clutter(el: Any, tag: str) -> bool:
         return True  # Readability's _isProbablyVisible: not rendered, not the article's text
     words = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"), el.get("itemprop"),
                                    el.get("rel"))))
+    share = functools.cache(lambda: link_share(el))  # read at most once, by either test below
     if tag in LINK_BOX_TAGS and _links(el) >= LINK_BOX_MIN_LINKS:
         # A related / most-read box goes whole, its heading with its links: Readability's
         # _cleanConditionally link density, 0.2 unless the class/id reads as content.
         limit = BOX_MAX_LINK_SHARE_CONTENT if POSITIVE.search(words) else BOX_MAX_LINK_SHARE
-        if link_share(el) > limit and _commas(el) < BOX_MAX_COMMAS:
+        if share() > limit and _commas(el) < BOX_MAX_COMMAS:
             return True
     if not words:
         return False
     if tag not in ("body", "html") and is_boilerplate(tag, words):
         return True
-    if NEGATIVE.search(words) and not POSITIVE.search(words) and link_share(el) > BLOCK_MAX_LINK_SHARE:
+    if NEGATIVE.search(words) and not POSITIVE.search(words) and share() > BLOCK_MAX_LINK_SHARE:
         return True  # Readability's conditional cleaning: a negative class with mostly links
     if MEDIA.search(words):
         return True
@@ -640,8 +635,13 @@ def _commas(el: Any) -> int:
     return len(_COMMAS.findall("".join(el.itertext())))
 
 
+# Compiled once: an element's links and their text, read for every container of a region.
+_COUNT_LINKS = etree.XPath("count(.//a)")
+_LINK_TEXT = etree.XPath(".//a//text()", smart_strings=False)
+
+
 def _links(el: Any) -> int:
-    return int(el.xpath("count(.//a)"))
+    return int(_COUNT_LINKS(el))
 
 
 def _chars(texts: Iterable[str]) -> int:
@@ -652,7 +652,7 @@ def _chars(texts: Iterable[str]) -> int:
 def link_share(el: Any) -> float:
     """Share of an element's (non-whitespace) characters that lie inside its links."""
     total = _chars(el.itertext())
-    return _chars(el.xpath(".//a//text()")) / total if total else 0.0
+    return _chars(_LINK_TEXT(el)) / total if total else 0.0
 
 
 def find_headline(text: str | bytes, lp: LineProfile) -> tuple[str | None, int | None]:

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable
 from lxml import etree
 
 from mcecrawl.algorithms.common import resolve_params
-from mcecrawl.algorithms.parse import _DEPTH_ERROR, find_title
+from mcecrawl.algorithms.parse import depth_error, find_title
 from mcecrawl.algorithms.result import Extraction, Region
 
 __all__ = [
@@ -470,16 +470,8 @@ def select_lowest_level_blocks(body: etree._Element, leaves: list[LeafNode],
             if k < n and leaves[k].owner is el and leaves[k].is_tail:
                 out.append(stack[-1])  # the parent's group: the owner is closed
                 k += 1
-    if k != n:  # leaves not from this walk (built by hand): look their parents up
-        group: dict[etree._Element, etree._Element | None] = {}
-        stack = [None]
-        for event, el in etree.iterwalk(body, events=("start", "end")):
-            if event == "start":
-                stack.append(el if el in blocks else stack[-1])
-                group[el] = stack[-1]
-            else:
-                stack.pop()
-        return [group[leaf.parent] for leaf in leaves]
+    if k != n:
+        raise ValueError("leaves must be extract_leaf_nodes(body), in document order")
     return out
 
 
@@ -633,7 +625,7 @@ def _run(text: object, params: dict[str, Any], result: Callable[..., Extraction]
     # Parse UTF-8 bytes, not str: lxml refuses str with an XML encoding declaration and cuts
     # text at a lone surrogate.
     root = etree.fromstring(text.encode("utf-8", errors="replace"), parser)
-    depth = next((e.message for e in parser.error_log if _DEPTH_ERROR in e.message), None)
+    depth = depth_error(parser)
     if depth is not None:  # libxml2 stopped building the tree: what lies deeper is not in it
         return result("error", f"markup nested deeper than libxml2's depth limit ({depth.strip()}); "
                                f"the tree-based method cannot see the text below it")
