@@ -40,10 +40,9 @@ from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
 from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 from scrapy.utils.httpobj import urlparse_cached
-from twisted.internet import reactor
 
 from mcecrawl.config import Config
-from mcecrawl.encoding import META_SCAN_BYTES, Decoded, decode, resolve_label
+from mcecrawl.encoding import PROVENANCE_KEYS, Decoded, decode, resolve_label, rewrite_declarations
 from mcecrawl.scrapy_internals import restore_slot_delay, seed_text_cache, set_slot_delay
 
 if TYPE_CHECKING:
@@ -241,6 +240,8 @@ class RetryAfterMiddleware:
         # A minimum, without downward jitter, for the live slot only (it is restored afterwards).
         previous = set_slot_delay(self.crawler, request, wait, at_least=True, later_slots=False) if wait > 0 else None
         if previous is not None:
+            from twisted.internet import reactor  # here, not at import: Scrapy installs the reactor first
+
             # twisted types the reactor module as the IReactorTime interface, not an instance
             reactor.callLater(wait, restore_slot_delay, self.crawler, request, previous,  # type: ignore[arg-type]
                               unless_changed_from=max(previous[0], wait))
@@ -252,44 +253,11 @@ class RetryAfterMiddleware:
 
 # --- Encoding normalisation ----------------------------------------------------------------
 
-# Characters of the decoded text searched for stale charset declarations (up to </head>):
-# as far as decode() itself looks for them (w3lib reads 4 KB, browsers honour later ones).
-HEAD_SCAN_CHARS = META_SCAN_BYTES
-_HEAD_END_RE = re.compile(r"</head\s*>", re.I)
-# <meta charset=X> and <meta http-equiv=Content-Type content="...; charset=X">.
-_META_CHARSET_RE = re.compile(r"(<meta\b[^>]*?\bcharset\s*=\s*[\"']?\s*)([A-Za-z0-9._:-]+)", re.I)
-_XML_ENCODING_RE = re.compile(r"(<\?xml\b[^>]*?\bencoding\s*=\s*[\"'])([A-Za-z0-9._:-]+)", re.I)
 _CT_CHARSET_RE = re.compile(r";\s*charset\s*=\s*[\"']?[^;\"'\s]*[\"']?", re.I)
 # Content-Type given to a normalised response that had none, per Scrapy response class.
 _DEFAULT_MIME = ((HtmlResponse, "text/html"), (XmlResponse, "text/xml"), (TextResponse, "text/plain"))
 # Request/response meta keys the pipeline copies into every item.
-META_KEYS = ("encoding_original", "encoding_source", "encoding_declared_header", "encoding_declared_meta",
-             "encoding_replacements")
-
-
-def rewrite_declarations(text: str) -> tuple[str, int]:
-    """Point the ``<meta>`` charset and XML declarations of ``text``'s head at UTF-8.
-
-    Returns the new text and the number of declarations rewritten; the rest of the text is
-    left byte-for-byte alone.
-    """
-    end = _HEAD_END_RE.search(text, 0, HEAD_SCAN_CHARS + 8)
-    if end is not None:
-        cut = end.start()
-    else:  # cut after a tag end, so no declaration is split
-        cut = text.rfind(">", 0, HEAD_SCAN_CHARS) + 1 if len(text) > HEAD_SCAN_CHARS else len(text)
-    changed = 0
-
-    def to_utf8(m: re.Match) -> str:
-        nonlocal changed
-        if m.group(2).lower() in ("utf-8", "utf8"):
-            return m.group(0)
-        changed += 1
-        return m.group(1) + "utf-8"
-
-    head = _META_CHARSET_RE.sub(to_utf8, text[:cut])
-    head = _XML_ENCODING_RE.sub(to_utf8, head, count=1)
-    return (head + text[cut:], changed) if changed else (text, 0)
+META_KEYS = PROVENANCE_KEYS
 
 
 def utf8_content_type(content_type: str | None, response: TextResponse) -> str:
@@ -362,8 +330,7 @@ class EncodingNormalizationMiddleware:
         return new
 
     def _record(self, request: Request, response: Response, decoded: Decoded) -> None:
-        request.meta.update(zip(META_KEYS, (decoded.encoding, decoded.source, decoded.declared_header,
-                                            decoded.declared_meta, decoded.replacements)))
+        request.meta.update(decoded.provenance())
         inc = self.stats.inc_value
         inc("mcecrawl/encoding/responses")
         inc(f"mcecrawl/encoding/original/{decoded.encoding}")

@@ -121,6 +121,16 @@ class Decoded:
     declared_meta: str | None = None  # <meta>/XML declaration label, as given
     replacements: int = 0  # U+FFFD characters inserted by decoding
 
+    def provenance(self) -> dict[str, Any]:
+        """How the page was decoded, as the item fields (and request meta keys) :data:`PROVENANCE_KEYS`."""
+        return dict(zip(PROVENANCE_KEYS, (self.encoding, self.source, self.declared_header, self.declared_meta,
+                                          self.replacements)))
+
+
+# The item fields that record how a page was decoded (the encoding middleware sets them as request meta).
+PROVENANCE_KEYS = ("encoding_original", "encoding_source", "encoding_declared_header", "encoding_declared_meta",
+                   "encoding_replacements")
+
 
 # --- labels -------------------------------------------------------------------------------
 
@@ -184,6 +194,16 @@ _ASCII_LETTER = np.zeros(256, dtype=bool)
 _ASCII_LETTER[0x41:0x5B] = _ASCII_LETTER[0x61:0x7B] = True
 
 
+class _Neighbours(NamedTuple):
+    """Of each non-ASCII byte of a body, in order: whether the next non-ASCII byte follows it at
+    once (one run of bytes), and whether an ASCII letter stands before it / after it / either."""
+
+    adjacent: np.ndarray
+    left_ascii_letter: np.ndarray
+    right_ascii_letter: np.ndarray
+    touches_ascii_letter: np.ndarray
+
+
 class _NonAscii:
     """The non-ASCII bytes of a body and their neighbourhoods, computed once per body.
 
@@ -197,49 +217,27 @@ class _NonAscii:
         self.bytes = body.translate(None, _ASCII_BYTES)
 
     @cached_property
-    def _neighbours(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(values, adjacent, left_ascii_letter, right_ascii_letter), built on first use only:
-        the positions of a mostly non-ASCII page are 4-8 bytes per byte (the code-page steps
-        need them; a broken-UTF-8 page is settled before)."""
+    def values(self) -> np.ndarray:
+        return np.frombuffer(self.bytes, dtype=np.uint8)
+
+    @cached_property
+    def neighbours(self) -> _Neighbours:
+        """Built on first use only: the positions of a mostly non-ASCII page are 4-8 bytes per
+        byte (the code-page steps need them; a broken-UTF-8 page is settled before)."""
         arr = np.frombuffer(self._body, dtype=np.uint8)
         pos = np.flatnonzero(arr >= 0x80)
         if len(arr) < 2**31:
             pos = pos.astype(np.int32)
-        values = np.frombuffer(self.bytes, dtype=np.uint8)
-        # adjacent[i]: non-ASCII bytes i and i+1 are neighbours in the body (one run of bytes).
-        adjacent = np.diff(pos) == 1
-        # Is the byte before/after an ASCII letter?  (Clipping at the ends reads the byte
-        # itself, which is non-ASCII, so no special case.)
+        # Clipping at the ends reads the byte itself, which is non-ASCII, so no special case.
         left = _ASCII_LETTER[arr.take(pos - 1, mode="clip")]
         right = _ASCII_LETTER[arr.take(pos + 1, mode="clip")]
-        return values, adjacent, left, right
-
-    @property
-    def values(self) -> np.ndarray:
-        return self._neighbours[0]
-
-    @property
-    def adjacent(self) -> np.ndarray:
-        return self._neighbours[1]
-
-    @property
-    def left_ascii_letter(self) -> np.ndarray:
-        return self._neighbours[2]
-
-    @property
-    def right_ascii_letter(self) -> np.ndarray:
-        return self._neighbours[3]
-
-    @cached_property
-    def touches_ascii_letter(self) -> np.ndarray:
-        touches: np.ndarray = self.left_ascii_letter | self.right_ascii_letter
-        return touches
+        return _Neighbours(np.diff(pos) == 1, left, right, left | right)
 
     def stray_foreign(self, table: _Table) -> int:
         """Foreign letters (class F) not touching an ASCII letter.  The French letters of
         windows-1256 inside French words of a bilingual Maghreb/Lebanese page touch ASCII
         letters; the same bytes as mojibake of ISO-8859-6 sit inside Arabic runs."""
-        return int(np.count_nonzero(table.foreign[self.values] & ~self.touches_ascii_letter))
+        return int(np.count_nonzero(table.foreign[self.values] & ~self.neighbours.touches_ascii_letter))
 
     def mix(self, table: _Table) -> float:
         """Share of the edges of non-ASCII letter runs (as ``table`` reads the bytes) that
@@ -247,7 +245,8 @@ class _NonAscii:
         runs: French "été" in a windows-1256 page is no evidence against Arabic, but an
         Arabic letter inside an ASCII word (German "ä" read as windows-1256 "ن") is."""
         letter = table.run_letter[self.values]
-        joined = self.adjacent & letter[:-1] & letter[1:]  # letter i continues into letter i+1
+        nb = self.neighbours
+        joined = nb.adjacent & letter[:-1] & letter[1:]  # letter i continues into letter i+1
         starts = letter.copy()
         starts[1:] &= ~joined
         ends = letter.copy()
@@ -255,7 +254,7 @@ class _NonAscii:
         runs = np.count_nonzero(starts)
         if not runs:
             return 0.0
-        edges = np.count_nonzero(starts & self.left_ascii_letter) + np.count_nonzero(ends & self.right_ascii_letter)
+        edges = np.count_nonzero(starts & nb.left_ascii_letter) + np.count_nonzero(ends & nb.right_ascii_letter)
         return float(edges) / (2 * runs)
 
 
@@ -562,3 +561,39 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
         return Decoded(guessed[0], guessed[1], "chardet", replacements=guessed[2], **labels)
     replacements = sum(na.bytes.count(bytes([b])) for b in (0x81, 0x8D, 0x8F, 0x90, 0x9D))
     return Decoded(body.decode("cp1252", errors="replace"), "cp1252", "fallback", replacements=replacements, **labels)
+
+
+# --- declarations of a decoded page ---------------------------------------------------------
+
+# Characters of the decoded text searched for stale charset declarations (up to </head>):
+# as far as decode() itself looks for them (w3lib reads 4 KB, browsers honour later ones).
+HEAD_SCAN_CHARS = META_SCAN_BYTES
+_HEAD_END_RE = re.compile(r"</head\s*>", re.I)
+# <meta charset=X> and <meta http-equiv=Content-Type content="...; charset=X">.
+_META_CHARSET_RE = re.compile(r"(<meta\b[^>]*?\bcharset\s*=\s*[\"']?\s*)([A-Za-z0-9._:-]+)", re.I)
+_XML_ENCODING_RE = re.compile(r"(<\?xml\b[^>]*?\bencoding\s*=\s*[\"'])([A-Za-z0-9._:-]+)", re.I)
+
+
+def rewrite_declarations(text: str) -> tuple[str, int]:
+    """Point the ``<meta>`` charset and XML declarations of ``text``'s head at UTF-8.
+
+    Returns the new text and the number of declarations rewritten; the rest of the text is
+    left byte-for-byte alone.
+    """
+    end = _HEAD_END_RE.search(text, 0, HEAD_SCAN_CHARS + 8)
+    if end is not None:
+        cut = end.start()
+    else:  # cut after a tag end, so no declaration is split
+        cut = text.rfind(">", 0, HEAD_SCAN_CHARS) + 1 if len(text) > HEAD_SCAN_CHARS else len(text)
+    changed = 0
+
+    def to_utf8(m: re.Match[str]) -> str:
+        nonlocal changed
+        if m.group(2).lower() in ("utf-8", "utf8"):
+            return m.group(0)
+        changed += 1
+        return m.group(1) + "utf-8"
+
+    head = _META_CHARSET_RE.sub(to_utf8, text[:cut])
+    head = _XML_ENCODING_RE.sub(to_utf8, head, count=1)
+    return (head + text[cut:], changed) if changed else (text, 0)

@@ -16,6 +16,15 @@ from mcecrawl.downloadermiddlewares import RobotsTxtReportMiddleware
 from mcecrawl.scrapy_internals import restore_slot_delay, seed_text_cache, set_slot_delay
 
 
+@pytest.fixture(autouse=True, scope="module")
+def reactor():
+    """Scrapy's downloader (built by the slot tests) needs an installed reactor; outside a crawl none
+    is, so install Twisted's default one as importing it does (mcecrawl's modules no longer do)."""
+    from twisted.internet import reactor as installed
+
+    return installed
+
+
 def test_seeded_text_is_what_response_text_returns():
     response = HtmlResponse("http://a.example/", body=b"<p>body</p>", encoding="utf-8")
     seed_text_cache(response, "<p>seeded</p>")

@@ -24,8 +24,7 @@ def run(args) -> int:
     import sys
     from pathlib import Path
 
-    from mcecrawl.downloadermiddlewares import rewrite_declarations
-    from mcecrawl.encoding import decode, resolve_label
+    from mcecrawl.encoding import decode, resolve_label, rewrite_declarations
 
     if args.force and not resolve_label(args.force):
         print(f"mcecrawl decode: unknown charset label {args.force!r}", file=sys.stderr)

@@ -19,9 +19,12 @@ from functools import lru_cache
 
 from mcecrawl.folding import (
     ARABIC_INDIC_DIGITS,
+    DIGITS_TO_LATIN,
     HARAKAT,
+    HONORIFICS,
     INVISIBLE,
     LATIN_DIGITS,
+    MARK_CHART,
     PERSIAN_DIGITS,
     TATWEEL,
     ZWNJ,
@@ -54,10 +57,6 @@ LETTER_MAPS: dict[str | None, dict[str, str]] = {
     "ps": {"ك": "ک"},
 }
 
-_ARABIC_INDIC = ARABIC_INDIC_DIGITS
-_PERSIAN = PERSIAN_DIGITS
-_LATIN = LATIN_DIGITS
-
 # Digit policies: "latin" (default; dates, numbers and queries match whatever the site used),
 # "native" (the language's own digits: Arabic-Indic for ar, Extended for fa/ur/ps), "keep".
 DIGIT_POLICIES = ("latin", "native", "keep")
@@ -68,9 +67,8 @@ ZWNJ_POLICIES = ("keep", "space", "remove")
 
 # A ZWNJ is meaningful only between two letters; next to space, punctuation, another ZWNJ or the
 # text edge it is an editing artefact.  (hazm's Normalizer applies the same spacing rule.)
-_ARABIC_MARKS = frozenset(chr(c) for c in [*range(0x0610, 0x061B), *range(0x064B, 0x0660), 0x0670,
-                                            *range(0x06D6, 0x06EE)])
-_ZWNJ_RUNS = re.compile("\u200c+")
+_ARABIC_MARKS = frozenset(HONORIFICS + MARK_CHART)
+_ZWNJ_RUNS = re.compile(ZWNJ + "+")
 
 
 def _digit_map(lang: str | None, policy: str) -> dict[str, str]:
@@ -78,12 +76,12 @@ def _digit_map(lang: str | None, policy: str) -> dict[str, str]:
     if policy == "keep":
         return {}
     if policy == "latin":
-        return {**dict(zip(_ARABIC_INDIC, _LATIN)), **dict(zip(_PERSIAN, _LATIN))}
+        return dict(DIGITS_TO_LATIN)
     if policy == "native":
         if lang == "ar":
-            return {**dict(zip(_PERSIAN, _ARABIC_INDIC)), **dict(zip(_LATIN, _ARABIC_INDIC))}
+            return {**dict(zip(PERSIAN_DIGITS, ARABIC_INDIC_DIGITS)), **dict(zip(LATIN_DIGITS, ARABIC_INDIC_DIGITS))}
         if lang in ("fa", "ur", "ps"):
-            return {**dict(zip(_ARABIC_INDIC, _PERSIAN)), **dict(zip(_LATIN, _PERSIAN))}
+            return {**dict(zip(ARABIC_INDIC_DIGITS, PERSIAN_DIGITS)), **dict(zip(LATIN_DIGITS, PERSIAN_DIGITS))}
         return {}
     raise ValueError(f"digits must be one of {DIGIT_POLICIES}, not {policy!r}")
 

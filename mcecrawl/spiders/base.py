@@ -588,17 +588,13 @@ class ProfileSpider(scrapy.Spider):
         middleware when it ran (its body is that UTF-8), else from :func:`mcecrawl.encoding.decode`
         here (same function, same result)."""
         meta = response.meta
-        if "encoding_original" in meta:
-            prov = {k: meta.get(k) for k in ("encoding_original", "encoding_source", "encoding_declared_header",
-                                             "encoding_declared_meta", "encoding_replacements")}
-            return response.text, response.body, prov
-        from mcecrawl.encoding import decode
+        from mcecrawl.encoding import PROVENANCE_KEYS, decode
 
+        if "encoding_original" in meta:
+            return response.text, response.body, {k: meta.get(k) for k in PROVENANCE_KEYS}
         ctype = response.headers.get(b"Content-Type")
         d = decode(response.body, ctype.decode("latin-1") if ctype else None)
-        return d.text, d.text.encode("utf-8"), {
-            "encoding_original": d.encoding, "encoding_source": d.source, "encoding_declared_header": d.declared_header,
-            "encoding_declared_meta": d.declared_meta, "encoding_replacements": d.replacements}
+        return d.text, d.text.encode("utf-8"), d.provenance()
 
     def page_metadata(self, selector, page: Callable[[], scrapy.Selector]) -> dict[str, Any]:
         """Title, publication date and authors from JSON-LD, then meta tags, then markup.
