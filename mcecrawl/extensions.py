@@ -40,6 +40,20 @@ DONE_FILE = "mcecrawl_done.txt"
 FEEDS_FILE = "mcecrawl_feeds.txt"
 
 
+def local_feed_path(uri: str) -> Path | None:
+    """The absolute path of a feed URI that names a local file (a path or ``file:``), else None."""
+    if uri.startswith("file:"):
+        return Path(file_uri_to_path(uri)).resolve()
+    return None if "://" in uri else Path(uri).resolve()
+
+
+def local_feed_paths(crawler: Any) -> list[str]:
+    """Absolute paths of this process's local feeds (after FeedExporter opened them)."""
+    exporter = crawler.get_extension(FeedExporter)
+    slots = getattr(exporter, "slots", []) if exporter else []
+    return [str(path) for path in (local_feed_path(slot.uri) for slot in slots) if path is not None]
+
+
 def repair_jsonl(path: Path) -> list[dict]:
     """Cut a trailing partial line off ``path`` and return the finished records."""
     records: list[dict] = []
@@ -108,11 +122,10 @@ class DoneRecord:
         feeds_path = self.dir / FEEDS_FILE
         known = set(feeds_path.read_text(encoding="utf-8").split("\n")) if feeds_path.exists() else set()
         for uri, options in self.crawler.settings.getdict("FEEDS").items():
-            uri = str(uri)
-            if "%(" in uri or "://" in uri and not uri.startswith("file:"):
+            path = None if "%(" in str(uri) else local_feed_path(str(uri))
+            if path is None or not options.get("overwrite") or str(path) not in known:
                 continue
-            path = Path(file_uri_to_path(uri) if uri.startswith("file:") else uri).resolve()
-            if not options.get("overwrite") or str(path) not in known or not path.is_file() or not path.stat().st_size:
+            if not path.is_file() or not path.stat().st_size:
                 continue
             n = 1
             while (kept := path.with_name(f"{path.stem}.{n}{path.suffix}")).exists():
@@ -130,12 +143,7 @@ class DoneRecord:
         self.crawler.signals.connect(self.item_scraped, signals.item_scraped)
 
     def spider_opened(self) -> None:
-        exporter = self.crawler.get_extension(FeedExporter)
-        paths = []
-        for slot in getattr(exporter, "slots", []) if exporter else []:
-            uri = slot.uri
-            if uri.startswith("file:") or "://" not in uri:
-                paths.append(str(Path(file_uri_to_path(uri) if uri.startswith("file:") else uri).resolve()))
+        paths = local_feed_paths(self.crawler)
         if paths:
             with open(self.dir / FEEDS_FILE, "a", encoding="utf-8") as f:
                 f.write("".join(p + "\n" for p in paths))
@@ -193,20 +201,17 @@ class CrawlSummary:
         self.entry_failures.setdefault(url, why)
         self.crawler.stats.inc_value("mcecrawl/entry_points/failed")
 
-    def summary_lines(self) -> list[str]:
-        lines = []
-        for (host, reason), (n, samples) in sorted(self.not_article.items(), key=lambda kv: -kv[1][0]):
-            lines.append(f"{n} not an article on {host} ({reason}), e.g. {', '.join(samples)}")
-        for url, why in self.entry_failures.items():
-            lines.append(f"entry point not fetched: {url}: {why}")
-        return lines
+    def not_article_lines(self) -> list[str]:
+        """Per host and reason, most frequent first: the count and sample URLs."""
+        return [f"{n} not an article on {host} ({reason}), e.g. {', '.join(samples)}"
+                for (host, reason), (n, samples) in sorted(self.not_article.items(), key=lambda kv: -kv[1][0])]
 
     def spider_closed(self) -> None:
         if self.not_article:
             total = sum(n for n, _ in self.not_article.values())
             logger.warning("%d pages at article URLs were not written as articles (status not_article, in the "
                            "feed or the rejects feed):\n  %s", total,
-                           "\n  ".join(line for line in self.summary_lines() if not line.startswith("entry point")))
+                           "\n  ".join(self.not_article_lines()))
         if self.entry_failures:
             logger.error("%d of the profile's entry points could not be fetched; nothing was discovered "
                          "from them:\n  %s", len(self.entry_failures),

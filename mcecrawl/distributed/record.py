@@ -28,10 +28,9 @@ import redis
 from itemadapter import ItemAdapter, is_item
 from scrapy import Request, signals
 from scrapy.exceptions import DropItem, NotConfigured
-from scrapy.extensions.feedexport import FeedExporter
-from w3lib.url import file_uri_to_path
 
 from mcecrawl.distributed import LEASE_META, Keys, connect, enabled
+from mcecrawl.extensions import local_feed_paths, repair_jsonl
 
 logger = logging.getLogger(__name__)
 
@@ -58,22 +57,9 @@ return 0
 """
 
 
-def feed_paths(crawler) -> list[str]:
-    """Absolute paths of this process's local feeds (after FeedExporter opened them)."""
-    exporter = crawler.get_extension(FeedExporter)
-    paths = []
-    for slot in getattr(exporter, "slots", []) if exporter else []:
-        uri = slot.uri
-        if uri.startswith("file:") or "://" not in uri:
-            paths.append(str(Path(file_uri_to_path(uri) if uri.startswith("file:") else uri).resolve()))
-    return paths
-
-
 def claims_in_feeds(paths: list[str], claims: set[str]) -> set[str]:
     """The claimed URLs that have a finished line in the feeds of a dead worker (a half-written
     last line is cut off, as for the single-process resume)."""
-    from mcecrawl.extensions import repair_jsonl
-
     found: set[str] = set()
     for name in paths:
         p = Path(name)
@@ -206,7 +192,7 @@ class WrittenRecord:
 
     def spider_opened(self) -> None:
         # FeedExporter (an extension) opened its files on this signal before us.
-        self.server.hset(self.keys.worker(self.wid), "feeds", json.dumps(feed_paths(self.crawler)))
+        self.server.hset(self.keys.worker(self.wid), "feeds", json.dumps(local_feed_paths(self.crawler)))
 
     def process_item(self, item: Any) -> Any:
         canon = _canonical(item)
