@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import TextResponse
 
-__all__ = ["restore_slot_delay", "seed_text_cache", "set_slot_delay"]
+__all__ = ["restore_slot_delay", "seed_text_cache", "set_slot_delay", "wake_engine"]
 
 
 def seed_text_cache(response: TextResponse, text: str) -> None:
@@ -69,3 +69,12 @@ def restore_slot_delay(crawler: Crawler, request: Request, previous: tuple[float
     slot = downloader.slots.get(downloader.get_slot_key(request))
     if slot is not None and slot.delay == unless_changed_from:
         slot.delay, slot.jitter = previous
+
+
+def wake_engine(crawler: Crawler) -> None:
+    """Ask the engine to poll the scheduler now instead of at its next heartbeat (5 s): a worker
+    of a distributed crawl whose queue was refilled by another worker starts at once.  Scrapy's
+    engine keeps that call in its private slot (``ExecutionEngine._slot.nextcall``)."""
+    slot = getattr(crawler.engine, "_slot", None)
+    if slot is not None:
+        slot.nextcall.schedule()

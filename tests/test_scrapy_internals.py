@@ -13,7 +13,7 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
 from mcecrawl.downloadermiddlewares import RobotsTxtReportMiddleware
-from mcecrawl.scrapy_internals import restore_slot_delay, seed_text_cache, set_slot_delay
+from mcecrawl.scrapy_internals import restore_slot_delay, seed_text_cache, set_slot_delay, wake_engine
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -99,3 +99,19 @@ def test_robots_error_log_record_read_by_the_one_line_filter():
 def test_user_agent_settings_are_the_ones_the_stock_middleware_reads():
     source = inspect.getsource(RobotsTxtMiddleware.__init__)
     assert 'crawler.settings["USER_AGENT"]' in source and 'crawler.settings["ROBOTSTXT_USER_AGENT"]' in source
+
+
+def test_the_engine_keeps_its_scheduler_poll_in_a_slot():
+    """wake_engine schedules ``engine._slot.nextcall``: the slot, its attribute and its method exist."""
+    from scrapy.core.engine import ExecutionEngine, _Slot
+    from scrapy.utils.reactor import CallLaterOnce
+
+    assert "self._slot" in inspect.getsource(ExecutionEngine)
+    assert "nextcall" in inspect.signature(_Slot.__init__).parameters
+    assert callable(CallLaterOnce.schedule)
+    calls = []
+    crawler = SimpleNamespace(engine=SimpleNamespace(_slot=SimpleNamespace(
+        nextcall=SimpleNamespace(schedule=lambda: calls.append(1)))))
+    wake_engine(crawler)
+    wake_engine(SimpleNamespace(engine=None))  # no engine yet: nothing to wake
+    assert calls == [1]

@@ -33,6 +33,7 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet import reactor, task
 
 from mcecrawl.distributed import LEASE_META, Keys, host_name, shown
+from mcecrawl.scrapy_internals import wake_engine
 
 logger = logging.getLogger(__name__)
 
@@ -228,9 +229,8 @@ class LeasedScheduler(Scheduler):
             raise DontCloseSpider
 
     def _wake(self) -> None:
-        slot = getattr(self.crawler.engine, "_slot", None)  # no public "poll the scheduler" call
-        if slot is not None and not self._closing:
-            slot.nextcall.schedule()
+        if not self._closing:
+            wake_engine(self.crawler)
 
     def reap(self) -> int:
         """Reap the workers whose heartbeat stopped; returns how many requests went back."""
