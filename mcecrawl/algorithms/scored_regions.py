@@ -48,8 +48,9 @@ import numpy as np
 from lxml import etree
 
 from mcecrawl.algorithms import common
+from mcecrawl.algorithms import profile_impl as profile
 from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
-from mcecrawl.algorithms.lines import CHUNK_BYTES, Lines, name_key, segment_lines, tag_keys
+from mcecrawl.algorithms.lines import Lines
 from mcecrawl.algorithms.parse import (
     BLOCK_TAGS,
     DROPPED_TAGS,
@@ -166,31 +167,7 @@ UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "a
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 # Elements whose content is not the article's running text: captions, figures, forms' parts.
 CLEANED_TAGS = frozenset({"figure", "figcaption", "nav", "aside", "footer", "form", "time", "address"})
-# Containers that always have an end tag (HTML §13.1.2.4 lists p, li, td… as optional); depth
-# counted over these alone stays right on pages that leave optional end tags out.
-CONTAINER_TAGS = frozenset({"div", "section", "article", "main", "aside", "nav", "header", "footer", "ul", "ol",
-                            "table", "form", "figure", "body"})
-
-# Sentence punctuation: ASCII . , ! ? ; Arabic comma, semicolon, question mark (U+060C, 061B,
-# 061F), Urdu full stop (U+06D4), Devanagari danda (U+0964), CJK full stop and full-width
-# comma, exclamation and question marks (U+3002, FF0C, FF01, FF1F), as UTF-8 byte sequences.
-PUNCTUATION = (b".", b",", b"!", b"?", "\u060c".encode(), "\u061b".encode(), "\u061f".encode(),
-               "\u06d4".encode(), "\u0964".encode(), "\u3002".encode(), "\uff0c".encode(), "\uff01".encode(),
-               "\uff1f".encode())
-
 _INVISIBLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
-_CONTAINER_KEYS = np.array(sorted(name_key(t.encode()) for t in CONTAINER_TAGS), dtype=np.uint64)
-_A_KEY = name_key(b"a")
-# Closing tags that end an unclosed link: the paragraph-like blocks (HTML §15.3.3 block boxes).
-_BLOCK_END_KEYS = np.array(sorted(name_key(t.encode()) for t in (
-    "p", "div", "li", "td", "th", "tr", "table", "ul", "ol", "dl", "dd", "dt", "section", "article", "h1", "h2",
-    "h3", "h4", "h5", "h6", "blockquote", "header", "footer", "aside", "nav", "main", "form")), dtype=np.uint64)
-_PUNCT_FIRST = np.zeros(256, dtype=bool)
-_PUNCT_FIRST[[m[0] for m in PUNCTUATION]] = True
-_PUNCT_ASCII = np.zeros(256, dtype=bool)
-_PUNCT_ASCII[[m[0] for m in PUNCTUATION if len(m) == 1]] = True
-_PUNCT_KEYS2 = np.array([m[0] << 8 | m[1] for m in PUNCTUATION if len(m) == 2], dtype=np.uint32)
-_PUNCT_KEYS3 = np.array([m[0] << 16 | m[1] << 8 | m[2] for m in PUNCTUATION if len(m) == 3], dtype=np.uint32)
 _ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -239,94 +216,13 @@ class Candidate:
 def line_profile(text: str | bytes, *, radius: int = SMOOTHING_RADIUS) -> LineProfile:
     """Phase 1: DANAg's per-line content and code (§3.1) and smoothing (§3.2), plus link text,
     punctuation and container depth per line (all numpy passes over the bytes)."""
-    lines = segment_lines(text, split="tag")
+    lines = profile.segment_lines(text, split="tag")
     kept = remove_scripts_styles_comments(lines)
     content, code = calculate_lengths(lines, kept)
     smoothed = smooth(content, code, radius=radius)
-    arr = np.frombuffer(lines.data, dtype=np.uint8)
-    starts = lines.starts[kept]
-    keys, closing = tag_keys(lines)
-    tag_starts = lines.tag_starts
-
-    # Link text: a line's text follows the tag at its start, so it is link text when the last
-    # <a>, </a> or closing block tag before that start is an <a>.  Links do not nest (an <a>
-    # start tag closes an open one, HTML §13.2.6.4.7) and an unclosed one ends with its block
-    # (as a cell or paragraph end closes it in a browser), so one <a name> cannot spread.
-    at = np.searchsorted(tag_starts, starts, side="right").astype(np.int32)
-    ends_link = np.flatnonzero((keys == _A_KEY) | (closing & np.isin(keys, _BLOCK_END_KEYS)))
-    last = np.searchsorted(ends_link, at, side="left") - 1  # among the first `at` tags
-    if len(ends_link):
-        tag = ends_link[np.maximum(last, 0)]
-        in_link = (last >= 0) & (keys[tag] == _A_KEY) & ~closing[tag]
-        del tag
-    else:
-        in_link = np.zeros(len(starts), dtype=bool)
-    del ends_link, last
-    link = np.where(in_link, content, 0).astype(np.int32)
-    del in_link
-
-    # Container depth, over the container tags only; the openings sorted by (depth, offset) so
-    # that the container around any line at any depth is one binary search (containers()).
-    is_box = np.isin(keys, _CONTAINER_KEYS)
-    box_delta = np.where(is_box, np.where(closing, -1, 1), 0).astype(np.int8)
-    box_depth = np.concatenate(([0], np.cumsum(box_delta, dtype=np.int32)))
-    del box_delta
-    depth = box_depth[at]
-    open_idx = np.flatnonzero(is_box & ~closing)
-    open_depth = box_depth[open_idx + 1]
-    # One sorted key per opening, depth in the high bits and offset in the low ones: the
-    # container at depth d around offset x is the last key <= (d, x) (one vectorised search).
-    opens = np.sort(open_depth.astype(np.uint64) << np.uint64(32) | tag_starts[open_idx].astype(np.uint64))
-    del keys, closing, is_box, box_depth, open_idx, open_depth, at
-
-    punct = _punctuation_per_line(arr, lines, kept, content)
+    link, depth, opens = profile.links_and_depth(lines, kept, content)
+    punct = profile.count_punctuation(lines, kept, content)
     return LineProfile(lines, kept, content, code, smoothed.astype(np.int32), link, punct, depth, opens)
-
-
-def _punctuation_per_line(arr: np.ndarray, lines: Lines, kept: np.ndarray, content: np.ndarray) -> np.ndarray:
-    """Sentence punctuation in the text of each kept line (after the tag it starts with, R2L
-    §4.1).  Only the text of lines with content is read, chunk by chunk: a table lookup finds the
-    candidate bytes (ASCII marks, the lead bytes of the others) and multi-byte marks are checked
-    by their next bytes."""
-    n = len(arr)
-    rows = np.flatnonzero(content > 0)
-    line_starts = lines.starts[kept[rows]]
-    k = np.minimum(np.searchsorted(lines.tag_starts, line_starts), max(len(lines.tag_starts) - 1, 0))
-    if len(lines.tag_starts):
-        text_starts = np.where(lines.tag_starts[k] == line_starts, lines.tag_ends[k] + 1, line_starts)
-    else:
-        text_starts = line_starts
-    text_ends = lines.ends[kept[rows]]
-    lengths = np.maximum(text_ends - text_starts, 0).astype(np.int64)
-    out = np.zeros(len(kept), dtype=np.int32)
-    bounds = np.concatenate(([0], np.cumsum(lengths)))
-    # Rows in groups of about CHUNK_BYTES of text: the gathered bytes stay small on any page.
-    cuts = np.unique(np.minimum(np.searchsorted(bounds, np.arange(0, int(bounds[-1]) + CHUNK_BYTES, CHUNK_BYTES)),
-                                len(lengths)))
-    for r0, r1 in zip(cuts[:-1], cuts[1:]):
-        lens = lengths[r0:r1]
-        total = int(lens.sum())
-        if not total:
-            continue
-        # Byte offsets of the rows' text, concatenated, and the row each belongs to.
-        row_of = np.repeat(np.arange(r0, r1), lens)
-        idx = np.arange(total, dtype=np.int64) - np.repeat(bounds[r0:r1] - bounds[r0], lens) + \
-            np.repeat(text_starts[r0:r1].astype(np.int64), lens)
-        vals = arr[idx]
-        hit = np.flatnonzero(_PUNCT_FIRST[vals])
-        lead = vals[hit]
-        multi = ~_PUNCT_ASCII[lead]
-        if multi.any():
-            at = idx[hit[multi]]
-            b1 = arr[np.minimum(at + 1, n - 1)].astype(np.uint32)
-            b2 = arr[np.minimum(at + 2, n - 1)].astype(np.uint32)
-            key2 = lead[multi].astype(np.uint32) << 8 | b1
-            ok = np.isin(key2, _PUNCT_KEYS2) | np.isin(key2 << 8 | b2, _PUNCT_KEYS3)
-            keep = ~multi
-            keep[np.flatnonzero(multi)[ok]] = True
-            hit = hit[keep]
-        np.add.at(out, rows[row_of[hit]], 1)
-    return out
 
 
 def candidate_regions(lp: LineProfile, *, gap: int = GAP_DEFAULT) -> list[Candidate]:
