@@ -60,7 +60,14 @@ _WS_TABLE = {c: " " for c in range(0x3001) if chr(c).isspace()}
 _MULTI_SPACE = re.compile(" {2,}")
 
 
+# Below this length the split-and-join (the same result: str.split splits at exactly the
+# characters of _WS_TABLE) is several times faster, and its word list stays small.
+SPLIT_JOIN_MAX_CHARS = 4096
+
+
 def _collapse(text: str) -> str:
+    if len(text) < SPLIT_JOIN_MAX_CHARS:
+        return " ".join(text.split())
     return _MULTI_SPACE.sub(" ", text.translate(_WS_TABLE)).strip()
 
 

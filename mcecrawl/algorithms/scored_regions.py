@@ -453,73 +453,98 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
 
 def _blocks(root: Any) -> list[str]:
     """Blocks of the region's tree, one per line, without boilerplate subtrees, captions,
-    bylines or link-dense blocks."""
+    bylines or link-dense blocks.
+
+    One iterwalk over the tree; :func:`_is_clutter` is asked only about the elements one XPath
+    call found able to be clutter (:data:`_CLUTTER_CANDIDATES`), so most elements cost one event
+    and a set lookup.  A skipped element still gets its end event (lxml's ``skip_subtree``): its
+    tail is text of the block around it."""
     out: list[str] = []
     parts: list[str] = []
-    linked = [0]
-    in_link = 0
+    linked = in_link = 0
+    candidates = set(_CLUTTER_CANDIDATES(root))
 
     def flush() -> None:
-        text = collapse("".join(parts))
-        chars = len(text)
-        if chars and any(ch.isalnum() for ch in text) and linked[0] <= BLOCK_MAX_LINK_SHARE * chars:
-            out.append(text)
-        parts.clear()
-        linked[0] = 0
+        nonlocal linked
+        if parts:
+            text = collapse("".join(parts))
+            chars = len(text)
+            if chars and linked <= BLOCK_MAX_LINK_SHARE * chars and any(ch.isalnum() for ch in text):
+                out.append(text)
+            parts.clear()
+        linked = 0
 
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
-        tag = el.tag if isinstance(el.tag, str) else ""
+        tag = el.tag
+        if tag.__class__ is not str:
+            tag = ""
         block = tag in BLOCK_TAGS
         if event == "start":
             if block:
                 flush()
-            if tag in DROPPED_TAGS or tag in CLEANED_TAGS or _is_clutter(el, tag):
+            if tag in _SKIPPED_TAGS or (el in candidates and _is_clutter(el, tag)):
                 walker.skip_subtree()
                 continue
             if tag == "a" and not (el.get("href") or "").lower().startswith("javascript:"):
                 in_link += 1  # a javascript: "link" is a script handler around text (Readability)
-            if el.text:
-                parts.append(el.text)
+            text = el.text
+            if text:
+                parts.append(text)
                 if in_link:
-                    linked[0] += len(el.text.strip())
+                    linked += len(text.strip())
         else:
             if tag == "a" and in_link and not (el.get("href") or "").lower().startswith("javascript:"):
                 in_link -= 1
             if block:
                 flush()
-            if el.tail:
-                parts.append(el.tail)
+            text = el.tail
+            if text:
+                parts.append(text)
                 if in_link:
-                    linked[0] += len(el.tail.strip())
+                    linked += len(text.strip())
     flush()
     return out
 
 
+# Elements dropped whole without looking at them.
+_SKIPPED_TAGS = frozenset(DROPPED_TAGS) | CLEANED_TAGS
+# The elements :func:`_is_clutter` can call clutter: those with an attribute it reads, and the
+# link-box containers (it returns False for every other one).
+_CLUTTER_CANDIDATES = etree.XPath(
+    "descendant-or-self::*[@class or @id or @role or @itemprop or @rel or @hidden or @aria-hidden or @style or "
+    + " or ".join(f"self::{t}" for t in sorted(LINK_BOX_TAGS)) + "]")
+
+
 def _is_clutter(el: Any, tag: str) -> bool:
     """Boilerplate containers (Readability's lists), link boxes, short bylines/datelines."""
-    if el.get(ARTICLE_MARK) is not None:
+    get = el.get
+    if get(ARTICLE_MARK) is not None:
         return False
-    if el.get("hidden") is not None or el.get("aria-hidden") == "true" or _INVISIBLE.search(el.get("style") or ""):
+    if get("hidden") is not None or get("aria-hidden") == "true" or _INVISIBLE.search(get("style") or ""):
         return True  # Readability's _isProbablyVisible: not rendered, not the article's text
-    words = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"), el.get("itemprop"),
-                                   el.get("rel"))))
-    share = functools.cache(lambda: link_share(el))  # read at most once, by either test below
+    itemprop = get("itemprop")
+    words = " ".join(filter(None, (get("class"), get("id"), get("role"), itemprop, get("rel"))))
+    share = -1.0  # the element's link share, read at most once, by either test below
     if tag in LINK_BOX_TAGS and _links(el) >= LINK_BOX_MIN_LINKS:
         # A related / most-read box goes whole, its heading with its links: Readability's
         # _cleanConditionally link density, 0.2 unless the class/id reads as content.
         limit = BOX_MAX_LINK_SHARE_CONTENT if POSITIVE.search(words) else BOX_MAX_LINK_SHARE
-        if share() > limit and _commas(el) < BOX_MAX_COMMAS:
+        share = link_share(el)
+        if share > limit and _commas(el) < BOX_MAX_COMMAS:
             return True
     if not words:
         return False
     if tag not in ("body", "html") and is_boilerplate(tag, words):
         return True
-    if NEGATIVE.search(words) and not POSITIVE.search(words) and share() > BLOCK_MAX_LINK_SHARE:
-        return True  # Readability's conditional cleaning: a negative class with mostly links
+    if NEGATIVE.search(words) and not POSITIVE.search(words):
+        if share < 0:
+            share = link_share(el)
+        if share > BLOCK_MAX_LINK_SHARE:
+            return True  # Readability's conditional cleaning: a negative class with mostly links
     if MEDIA.search(words):
         return True
-    if (el.get("itemprop") or "").strip() in METADATA_ITEMPROPS:
+    if (itemprop or "").strip() in METADATA_ITEMPROPS:
         return True  # schema.org metadata written out as text (keywords, dates, names)
     if BYLINE.search(words):
         text = "".join(el.itertext())
