@@ -1,8 +1,9 @@
-"""The line profile's implementation: the compiled twin when it is built, else the numpy reference.
+"""The extraction core's implementation: the compiled twins when they are built, else the reference.
 
-:mod:`mcecrawl.algorithms.lines` is the reference (numpy, readable, the specification);
-``_lineprofile`` (Cython, ``_lineprofile.pyx``) computes the same arrays in plain C loops over the
-page's bytes.  This module gives both one interface, as msgpack-python pairs its ``_cmsgpack``
+:mod:`mcecrawl.algorithms.lines` is the reference of the line profile (numpy, readable, the
+specification); ``_lineprofile`` (Cython, ``_lineprofile.pyx``) computes the same arrays in plain C
+loops over the page's bytes.  ``scored_regions._blocks`` is the reference of the cleaning walk;
+``_cleaning`` (Cython over lxml's C API) walks the same tree with the same rules.  This module gives both one interface, as msgpack-python pairs its ``_cmsgpack``
 with its ``fallback``: the algorithms call the functions below and never know which one ran.
 
 The compiled module is optional: a machine without a C compiler installs and runs the reference
@@ -31,7 +32,13 @@ try:
 except ImportError:  # not built (no compiler, or a source checkout without `pip install -e .`)
     compiled = None
 
-_use_compiled = compiled is not None and os.environ.get(FORCE_REFERENCE_ENV, "") in ("", "0")
+cleaning: ModuleType | None
+try:
+    from mcecrawl.algorithms import _cleaning as cleaning  # type: ignore[attr-defined,no-redef]
+except ImportError:  # not built, or built against an lxml whose C API this one lacks
+    cleaning = None
+
+_use_compiled = compiled is not None and cleaning is not None and os.environ.get(FORCE_REFERENCE_ENV, "") in ("", "0")
 
 
 def current() -> str:
@@ -40,8 +47,8 @@ def current() -> str:
 
 
 def available() -> tuple[str, ...]:
-    """The implementations this installation has."""
-    return (COMPILED, REFERENCE) if compiled is not None else (REFERENCE,)
+    """The implementations this installation has (compiled: both compiled modules are built)."""
+    return (COMPILED, REFERENCE) if compiled is not None and cleaning is not None else (REFERENCE,)
 
 
 def use(name: str) -> None:
@@ -54,15 +61,21 @@ def use(name: str) -> None:
 
 def describe() -> str:
     """One line for ``mcecrawl --version``."""
-    if compiled is None:
-        return "line profile: reference (numpy; the compiled extension is not built)"
+    if compiled is None or cleaning is None:
+        missing = " and ".join(n for n, m in (("_lineprofile", compiled), ("_cleaning", cleaning)) if m is None)
+        return f"extraction core: reference (numpy and Python; {missing} not built)"
     if not _use_compiled:
-        return f"line profile: reference (numpy; forced by {FORCE_REFERENCE_ENV})"
-    return "line profile: compiled (Cython)"
+        return f"extraction core: reference (numpy and Python; forced by {FORCE_REFERENCE_ENV})"
+    return "extraction core: compiled (Cython: _lineprofile, _cleaning)"
 
 
 def _c() -> Any:
     return compiled if _use_compiled else None
+
+
+def cleaning_walk() -> Any:
+    """The compiled twin of ``scored_regions._blocks`` (``_cleaning.blocks``), or None for the reference."""
+    return cleaning.blocks if _use_compiled and cleaning is not None else None
 
 
 def _i64(buf: bytearray) -> np.ndarray:

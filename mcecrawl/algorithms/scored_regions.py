@@ -448,6 +448,12 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
     del pieces
     if root is None:  # libxml2 gave up (nesting past its depth limit): strip tags, lose no text
         return parse_region(data[a:b])
+    walk = profile.cleaning_walk()
+    if walk is not None:
+        blocks: list[str] | None = walk(root, _is_clutter, collapse, BLOCK_TAGS, _SKIPPED_TAGS, LINK_BOX_TAGS,
+                                        BLOCK_MAX_LINK_SHARE)
+        if blocks is not None:
+            return blocks
     return _blocks(root)
 
 
@@ -521,15 +527,17 @@ def _is_clutter(el: Any, tag: str) -> bool:
     get = el.get
     if get(ARTICLE_MARK) is not None:
         return False
-    if get("hidden") is not None or get("aria-hidden") == "true" or _INVISIBLE.search(get("style") or ""):
+    style = get("style")
+    if get("hidden") is not None or get("aria-hidden") == "true" or (style and _INVISIBLE.search(style)):
         return True  # Readability's _isProbablyVisible: not rendered, not the article's text
     itemprop = get("itemprop")
     words = " ".join(filter(None, (get("class"), get("id"), get("role"), itemprop, get("rel"))))
+    positive, negative, media, byline = _word_tests(words)
     share = -1.0  # the element's link share, read at most once, by either test below
     if tag in LINK_BOX_TAGS and _links(el) >= LINK_BOX_MIN_LINKS:
         # A related / most-read box goes whole, its heading with its links: Readability's
         # _cleanConditionally link density, 0.2 unless the class/id reads as content.
-        limit = BOX_MAX_LINK_SHARE_CONTENT if POSITIVE.search(words) else BOX_MAX_LINK_SHARE
+        limit = BOX_MAX_LINK_SHARE_CONTENT if positive else BOX_MAX_LINK_SHARE
         share = link_share(el)
         if share > limit and _commas(el) < BOX_MAX_COMMAS:
             return True
@@ -537,19 +545,28 @@ def _is_clutter(el: Any, tag: str) -> bool:
         return False
     if tag not in ("body", "html") and is_boilerplate(tag, words):
         return True
-    if NEGATIVE.search(words) and not POSITIVE.search(words):
+    if negative and not positive:
         if share < 0:
             share = link_share(el)
         if share > BLOCK_MAX_LINK_SHARE:
             return True  # Readability's conditional cleaning: a negative class with mostly links
-    if MEDIA.search(words):
+    if media:
         return True
     if (itemprop or "").strip() in METADATA_ITEMPROPS:
         return True  # schema.org metadata written out as text (keywords, dates, names)
-    if BYLINE.search(words):
+    if byline:
         text = "".join(el.itertext())
         return len(collapse(text)) <= BYLINE_MAX_CHARS
     return False
+
+
+@functools.lru_cache(maxsize=4096)  # class/id words repeat across a page's elements
+def _word_tests(words: str) -> tuple[bool, bool, bool, bool]:
+    """Whether class/id/role words match POSITIVE, NEGATIVE, MEDIA and BYLINE."""
+    if not words:
+        return False, False, False, False
+    return (bool(POSITIVE.search(words)), bool(NEGATIVE.search(words)), bool(MEDIA.search(words)),
+            bool(BYLINE.search(words)))
 
 
 def _commas(el: Any) -> int:

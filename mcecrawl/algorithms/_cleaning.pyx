@@ -1,0 +1,156 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Compiled twin of ``scored_regions._blocks`` (the reference): the cleaning walk over the region's tree.
+
+The reference walks the lxml tree with ``etree.iterwalk``, one Python-level event per element
+start and end.  This walk reads libxml2's nodes directly (lxml's public C API: ``_Element._c_node``
+and ``elementFactory``), in the same order and with the same rules, and calls back into Python only
+where the reference's decision lives there: ``is_clutter`` for the elements that carry an attribute
+it reads (or are link-box containers), and ``collapse`` once per block.  The traversal is iterative
+(parent pointers), so no depth of nesting reaches the C stack.
+
+A node the reference would see differently (a comment, processing instruction or entity left in the
+tree: the parser removes them) makes :func:`blocks` return None, and the caller runs the reference.
+"""
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.string cimport strcmp, strlen
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlAttr, xmlNode
+
+cetree.import_lxml__etree()
+
+# Attributes _is_clutter reads: an element with none of them (and not a link-box container) is
+# never clutter.
+cdef const char* _CLUTTER_ATTRS[8]
+_CLUTTER_ATTRS[:] = [b"class", b"id", b"role", b"itemprop", b"rel", b"hidden", b"aria-hidden", b"style"]
+
+
+cdef inline bint _is_text(xmlNode* c) noexcept nogil:
+    return c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline bint _skippable(xmlNode* c) noexcept nogil:
+    return c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END
+
+
+cdef object _collect(xmlNode* c):
+    """lxml's ``_collectText``: the text of consecutive text/CDATA nodes from ``c`` (XInclude
+    markers stepped over), or None when there is none."""
+    cdef list parts = []
+    while c is not NULL and (_is_text(c) or _skippable(c)):
+        if _is_text(c) and c.content is not NULL:
+            parts.append(PyUnicode_DecodeUTF8(<char*>c.content, strlen(<char*>c.content), NULL))
+        c = c.next
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else "".join(parts)
+
+
+cdef bint _has_clutter_attr(xmlNode* c) noexcept:
+    cdef xmlAttr* a = c.properties
+    cdef int i
+    while a is not NULL:
+        if a.ns is NULL:
+            for i in range(8):
+                if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:
+                    return True
+        a = a.next
+    return False
+
+
+cdef object _attr(xmlNode* c, const char* name):
+    """``el.get(name)`` for a non-namespaced attribute."""
+    cdef xmlAttr* a = c.properties
+    while a is not NULL:
+        if a.ns is NULL and strcmp(<const char*>a.name, name) == 0:
+            value = _collect(a.children)
+            return "" if value is None else value
+        a = a.next
+    return None
+
+
+cdef bint _counts_as_link(xmlNode* c):
+    href = _attr(c, b"href")
+    return not (href or "").lower().startswith("javascript:")
+
+
+cdef class _Walk:
+    cdef list out, parts
+    cdef Py_ssize_t linked, in_link
+    cdef object collapse
+    cdef double max_link_share
+
+    cdef void flush(self) except *:
+        cdef Py_ssize_t chars
+        if self.parts:
+            text = self.collapse("".join(self.parts))
+            chars = len(text)
+            if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):
+                self.out.append(text)
+            self.parts.clear()
+        self.linked = 0
+
+    cdef void add(self, object text) except *:
+        if text:
+            self.parts.append(text)
+            if self.in_link:
+                self.linked += len(text.strip())
+
+
+def blocks(cetree._Element root not None, is_clutter, collapse, block_tags, skipped_tags, link_box_tags,
+           double max_link_share):
+    """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
+    the reference would walk differently (then the caller runs the reference)."""
+    cdef xmlNode* top = root._c_node
+    cdef xmlNode* c = top
+    cdef xmlNode* nxt
+    cdef _Walk w = _Walk()
+    cdef bint skip, is_a
+    w.out, w.parts, w.linked, w.in_link = [], [], 0, 0
+    w.collapse, w.max_link_share = collapse, max_link_share
+    while True:
+        # start event of c
+        if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:
+            return None
+        tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
+        block = tag in block_tags
+        is_a = tag == "a"
+        if block:
+            w.flush()
+        skip = tag in skipped_tags
+        if not skip and (tag in link_box_tags or _has_clutter_attr(c)):
+            skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
+        if not skip:
+            if is_a and _counts_as_link(c):
+                w.in_link += 1
+            w.add(_collect(c.children))
+            # descend to the first element child (text children were read as the text)
+            nxt = c.children
+            while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
+                if not (_is_text(nxt) or _skippable(nxt)):
+                    return None
+                nxt = nxt.next
+            if nxt is not NULL:
+                c = nxt
+                continue
+        # end events: of c, then of each ancestor whose last element child has ended
+        while True:
+            tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
+            if tag == "a" and w.in_link and _counts_as_link(c):
+                w.in_link -= 1
+            if tag in block_tags:
+                w.flush()
+            w.add(_collect(c.next))
+            if c is top:
+                w.flush()
+                return w.out
+            nxt = c.next
+            while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
+                if not (_is_text(nxt) or _skippable(nxt)):
+                    return None
+                nxt = nxt.next
+            if nxt is not NULL:
+                c = nxt
+                break
+            c = c.parent
