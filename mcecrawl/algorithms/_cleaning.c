@@ -3136,8 +3136,8 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_w __pyx_string_tab[79]
 #define __pyx_kp_b_iso88591_1F __pyx_string_tab[80]
 #define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[81]
-#define __pyx_kp_b_iso88591_A_a_5_V1HAYa_d_Q_Q_1F_3at7_1_7 __pyx_string_tab[82]
-#define __pyx_kp_b_iso88591_Jd_4_PPTTZZ___q_l_vWE_Q_q_t_WE __pyx_string_tab[83]
+#define __pyx_kp_b_iso88591_Jd_4_PPTTZZ___q_l_vWE_Q_q_t_WE __pyx_string_tab[82]
+#define __pyx_kp_b_iso88591_A_a_5_V1HAYa_d_Q_Q_1F_3at7_1_7 __pyx_string_tab[83]
 #define __pyx_kp_b_iso88591_VW __pyx_string_tab[84]
 #define __pyx_int_132802183 __pyx_number_tab[0]
 /* #### Code section: module_state_clear ### */
@@ -5032,7 +5032,7 @@ PyObject *const *__pyx_args, Py_ssize_t __pyx_nargs, PyObject *__pyx_kwds
 PyObject *__pyx_args, PyObject *__pyx_kwds
 #endif
 ); /*proto*/
-PyDoc_STRVAR(__pyx_doc_8mcecrawl_10algorithms_9_cleaning_blocks, "The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind\n    the reference would walk differently (then the caller runs the reference).");
+PyDoc_STRVAR(__pyx_doc_8mcecrawl_10algorithms_9_cleaning_blocks, "The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind\n    the reference would walk differently (then the caller runs the reference).\n\n    With ``is_clutter`` None, no skipped tags and ``max_link_share`` infinite it is the plain walk\n    of ``parse._paragraphs``: every block\047s text.");
 static PyMethodDef __pyx_mdef_8mcecrawl_10algorithms_9_cleaning_1blocks = {"blocks", (PyCFunction)(void(*)(void))(__Pyx_PyCFunction_FastCallWithKeywords)__pyx_pw_8mcecrawl_10algorithms_9_cleaning_1blocks, __Pyx_METH_FASTCALL|METH_KEYWORDS, __pyx_doc_8mcecrawl_10algorithms_9_cleaning_blocks};
 static PyObject *__pyx_pw_8mcecrawl_10algorithms_9_cleaning_1blocks(PyObject *__pyx_self, 
 #if CYTHON_VECTORCALL
@@ -5197,9 +5197,9 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("blocks", 0);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":105
- *     """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
- *     the reference would walk differently (then the caller runs the reference)."""
+  /* "mcecrawl/algorithms/_cleaning.pyx":108
+ *     With ``is_clutter`` None, no skipped tags and ``max_link_share`` infinite it is the plain walk
+ *     of ``parse._paragraphs``: every block's text."""
  *     cdef xmlNode* top = root._c_node             # <<<<<<<<<<<<<<
  *     cdef xmlNode* c = top
  *     cdef xmlNode* nxt
@@ -5208,8 +5208,8 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
   __pyx_v_top = __pyx_t_1;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":106
- *     the reference would walk differently (then the caller runs the reference)."""
+  /* "mcecrawl/algorithms/_cleaning.pyx":109
+ *     of ``parse._paragraphs``: every block's text."""
  *     cdef xmlNode* top = root._c_node
  *     cdef xmlNode* c = top             # <<<<<<<<<<<<<<
  *     cdef xmlNode* nxt
@@ -5217,7 +5217,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
   __pyx_v_c = __pyx_v_top;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":108
+  /* "mcecrawl/algorithms/_cleaning.pyx":111
  *     cdef xmlNode* c = top
  *     cdef xmlNode* nxt
  *     cdef _Walk w = _Walk()             # <<<<<<<<<<<<<<
@@ -5230,22 +5230,22 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     PyObject *__pyx_callargs[2] = {__pyx_t_3, NULL};
     __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_mstate_global->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk, __pyx_callargs+__pyx_t_4, (1-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 108, __pyx_L1_error)
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 111, __pyx_L1_error)
     __Pyx_GOTREF((PyObject *)__pyx_t_2);
   }
   __pyx_v_w = ((struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":110
+  /* "mcecrawl/algorithms/_cleaning.pyx":113
  *     cdef _Walk w = _Walk()
  *     cdef bint skip, is_a
  *     w.out, w.parts, w.linked, w.in_link = [], [], 0, 0             # <<<<<<<<<<<<<<
  *     w.collapse, w.max_link_share = collapse, max_link_share
  *     while True:
 */
-  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 110, __pyx_L1_error)
+  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 113, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 110, __pyx_L1_error)
+  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 113, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_t_5 = 0;
 
@@ -5262,7 +5262,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
   __pyx_v_w->linked = __pyx_t_5;
   __pyx_v_w->in_link = __pyx_t_6;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":111
+  /* "mcecrawl/algorithms/_cleaning.pyx":114
  *     cdef bint skip, is_a
  *     w.out, w.parts, w.linked, w.in_link = [], [], 0, 0
  *     w.collapse, w.max_link_share = collapse, max_link_share             # <<<<<<<<<<<<<<
@@ -5279,7 +5279,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
   __pyx_t_3 = 0;
   __pyx_v_w->max_link_share = __pyx_t_7;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":112
+  /* "mcecrawl/algorithms/_cleaning.pyx":115
  *     w.out, w.parts, w.linked, w.in_link = [], [], 0, 0
  *     w.collapse, w.max_link_share = collapse, max_link_share
  *     while True:             # <<<<<<<<<<<<<<
@@ -5288,7 +5288,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
   while (1) {
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":114
+    /* "mcecrawl/algorithms/_cleaning.pyx":117
  *     while True:
  *         # start event of c
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:             # <<<<<<<<<<<<<<
@@ -5314,7 +5314,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":115
+      /* "mcecrawl/algorithms/_cleaning.pyx":118
  *         # start event of c
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:
  *             return None             # <<<<<<<<<<<<<<
@@ -5331,7 +5331,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       }
       goto __pyx_L0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":114
+      /* "mcecrawl/algorithms/_cleaning.pyx":117
  *     while True:
  *         # start event of c
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:             # <<<<<<<<<<<<<<
@@ -5340,63 +5340,63 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":116
+    /* "mcecrawl/algorithms/_cleaning.pyx":119
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:
  *             return None
  *         tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)             # <<<<<<<<<<<<<<
  *         block = tag in block_tags
  *         is_a = tag == "a"
 */
-    __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 116, __pyx_L1_error)
+    __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 119, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_tag, ((PyObject*)__pyx_t_3));
     __pyx_t_3 = 0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":117
+    /* "mcecrawl/algorithms/_cleaning.pyx":120
  *             return None
  *         tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *         block = tag in block_tags             # <<<<<<<<<<<<<<
  *         is_a = tag == "a"
  *         if block:
 */
-    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 117, __pyx_L1_error)
-    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 117, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 120, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 120, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
 
     __Pyx_XDECREF_SET(__pyx_v_block, __pyx_t_3);
     __pyx_t_3 = 0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":118
+    /* "mcecrawl/algorithms/_cleaning.pyx":121
  *         tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *         block = tag in block_tags
  *         is_a = tag == "a"             # <<<<<<<<<<<<<<
  *         if block:
  *             w.flush()
 */
-    __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 118, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 121, __pyx_L1_error)
     __pyx_v_is_a = __pyx_t_8;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":119
+    /* "mcecrawl/algorithms/_cleaning.pyx":122
  *         block = tag in block_tags
  *         is_a = tag == "a"
  *         if block:             # <<<<<<<<<<<<<<
  *             w.flush()
  *         skip = tag in skipped_tags
 */
-    __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_v_block); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 119, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_v_block); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 122, __pyx_L1_error)
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":120
+      /* "mcecrawl/algorithms/_cleaning.pyx":123
  *         is_a = tag == "a"
  *         if block:
  *             w.flush()             # <<<<<<<<<<<<<<
  *         skip = tag in skipped_tags
- *         if not skip and (tag in link_box_tags or _has_clutter_attr(c)):
+ *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
 */
-      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 120, __pyx_L1_error)
+      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 123, __pyx_L1_error)
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":119
+      /* "mcecrawl/algorithms/_cleaning.pyx":122
  *         block = tag in block_tags
  *         is_a = tag == "a"
  *         if block:             # <<<<<<<<<<<<<<
@@ -5405,20 +5405,20 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":121
+    /* "mcecrawl/algorithms/_cleaning.pyx":124
  *         if block:
  *             w.flush()
  *         skip = tag in skipped_tags             # <<<<<<<<<<<<<<
- *         if not skip and (tag in link_box_tags or _has_clutter_attr(c)):
+ *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
 */
-    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_skipped_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 121, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_skipped_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 124, __pyx_L1_error)
     __pyx_v_skip = __pyx_t_8;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":122
+    /* "mcecrawl/algorithms/_cleaning.pyx":125
  *             w.flush()
  *         skip = tag in skipped_tags
- *         if not skip and (tag in link_box_tags or _has_clutter_attr(c)):             # <<<<<<<<<<<<<<
+ *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):             # <<<<<<<<<<<<<<
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:
 */
@@ -5432,7 +5432,16 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
       goto __pyx_L10_bool_binop_done;
     }
-    __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_link_box_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 122, __pyx_L1_error)
+    __pyx_t_9 = (__pyx_v_is_clutter != Py_None);
+    if (__pyx_t_9) {
+
+    } else {
+
+      __pyx_t_8 = __pyx_t_9;
+
+      goto __pyx_L10_bool_binop_done;
+    }
+    __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_link_box_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 125, __pyx_L1_error)
     if (!__pyx_t_9) {
 
     } else {
@@ -5450,9 +5459,9 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":123
+      /* "mcecrawl/algorithms/_cleaning.pyx":126
  *         skip = tag in skipped_tags
- *         if not skip and (tag in link_box_tags or _has_clutter_attr(c)):
+ *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))             # <<<<<<<<<<<<<<
  *         if not skip:
  *             if is_a and _counts_as_link(c):
@@ -5462,7 +5471,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       __pyx_t_10 = __pyx_v_is_clutter; 
       __pyx_t_11 = ((PyObject *)__pyx_v_root->_doc);
       __Pyx_INCREF(__pyx_t_11);
-      __pyx_t_12 = ((PyObject *)elementFactory(((struct LxmlDocument *)__pyx_t_11), __pyx_v_c)); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 123, __pyx_L1_error)
+      __pyx_t_12 = ((PyObject *)elementFactory(((struct LxmlDocument *)__pyx_t_11), __pyx_v_c)); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 126, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_12);
       __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
       __pyx_t_4 = 1;
@@ -5483,25 +5492,25 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
         __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
         __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 123, __pyx_L1_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 126, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_3);
       }
-      __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 123, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 126, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       __pyx_v_skip = (!(!__pyx_t_8));
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":122
+      /* "mcecrawl/algorithms/_cleaning.pyx":125
  *             w.flush()
  *         skip = tag in skipped_tags
- *         if not skip and (tag in link_box_tags or _has_clutter_attr(c)):             # <<<<<<<<<<<<<<
+ *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):             # <<<<<<<<<<<<<<
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":124
- *         if not skip and (tag in link_box_tags or _has_clutter_attr(c)):
+    /* "mcecrawl/algorithms/_cleaning.pyx":127
+ *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:             # <<<<<<<<<<<<<<
  *             if is_a and _counts_as_link(c):
@@ -5512,7 +5521,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":125
+      /* "mcecrawl/algorithms/_cleaning.pyx":128
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:
  *             if is_a and _counts_as_link(c):             # <<<<<<<<<<<<<<
@@ -5523,17 +5532,17 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       } else {
 
         __pyx_t_8 = __pyx_v_is_a;
-        goto __pyx_L15_bool_binop_done;
+        goto __pyx_L16_bool_binop_done;
       }
-      __pyx_t_9 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_9 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 125, __pyx_L1_error)
+      __pyx_t_9 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_9 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 128, __pyx_L1_error)
 
       __pyx_t_8 = __pyx_t_9;
 
-      __pyx_L15_bool_binop_done:;
+      __pyx_L16_bool_binop_done:;
       if (__pyx_t_8) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":126
+        /* "mcecrawl/algorithms/_cleaning.pyx":129
  *         if not skip:
  *             if is_a and _counts_as_link(c):
  *                 w.in_link += 1             # <<<<<<<<<<<<<<
@@ -5542,7 +5551,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_w->in_link = (__pyx_v_w->in_link + 1);
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":125
+        /* "mcecrawl/algorithms/_cleaning.pyx":128
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:
  *             if is_a and _counts_as_link(c):             # <<<<<<<<<<<<<<
@@ -5551,19 +5560,19 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":127
+      /* "mcecrawl/algorithms/_cleaning.pyx":130
  *             if is_a and _counts_as_link(c):
  *                 w.in_link += 1
  *             w.add(_collect(c.children))             # <<<<<<<<<<<<<<
  *             # descend to the first element child (text children were read as the text)
  *             nxt = c.children
 */
-      __pyx_t_3 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(__pyx_v_c->children); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 127, __pyx_L1_error)
+      __pyx_t_3 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(__pyx_v_c->children); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 130, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
-      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_t_3); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 127, __pyx_L1_error)
+      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_t_3); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 130, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":129
+      /* "mcecrawl/algorithms/_cleaning.pyx":132
  *             w.add(_collect(c.children))
  *             # descend to the first element child (text children were read as the text)
  *             nxt = c.children             # <<<<<<<<<<<<<<
@@ -5574,7 +5583,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
       __pyx_v_nxt = __pyx_t_1;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":130
+      /* "mcecrawl/algorithms/_cleaning.pyx":133
  *             # descend to the first element child (text children were read as the text)
  *             nxt = c.children
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:             # <<<<<<<<<<<<<<
@@ -5590,18 +5599,18 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
           __pyx_t_8 = __pyx_t_9;
 
-          goto __pyx_L19_bool_binop_done;
+          goto __pyx_L20_bool_binop_done;
         }
         __pyx_t_9 = (__pyx_v_nxt->type != XML_ELEMENT_NODE);
 
 
         __pyx_t_8 = __pyx_t_9;
 
-        __pyx_L19_bool_binop_done:;
+        __pyx_L20_bool_binop_done:;
 
         if (!__pyx_t_8) break;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":131
+        /* "mcecrawl/algorithms/_cleaning.pyx":134
  *             nxt = c.children
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
@@ -5616,21 +5625,21 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
           __pyx_t_8 = __pyx_t_9;
 
-          goto __pyx_L22_bool_binop_done;
+          goto __pyx_L23_bool_binop_done;
         }
         __pyx_t_9 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__skippable(__pyx_v_nxt);
 
 
         __pyx_t_8 = __pyx_t_9;
 
-        __pyx_L22_bool_binop_done:;
+        __pyx_L23_bool_binop_done:;
         __pyx_t_9 = (!__pyx_t_8);
 
 
         if (__pyx_t_9) {
 
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":132
+          /* "mcecrawl/algorithms/_cleaning.pyx":135
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):
  *                     return None             # <<<<<<<<<<<<<<
@@ -5647,7 +5656,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
           }
           goto __pyx_L0;
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":131
+          /* "mcecrawl/algorithms/_cleaning.pyx":134
  *             nxt = c.children
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
@@ -5656,7 +5665,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         }
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":133
+        /* "mcecrawl/algorithms/_cleaning.pyx":136
  *                 if not (_is_text(nxt) or _skippable(nxt)):
  *                     return None
  *                 nxt = nxt.next             # <<<<<<<<<<<<<<
@@ -5668,7 +5677,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         __pyx_v_nxt = __pyx_t_1;
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":134
+      /* "mcecrawl/algorithms/_cleaning.pyx":137
  *                     return None
  *                 nxt = nxt.next
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
@@ -5680,7 +5689,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       if (__pyx_t_9) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":135
+        /* "mcecrawl/algorithms/_cleaning.pyx":138
  *                 nxt = nxt.next
  *             if nxt is not NULL:
  *                 c = nxt             # <<<<<<<<<<<<<<
@@ -5689,7 +5698,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_c = __pyx_v_nxt;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":136
+        /* "mcecrawl/algorithms/_cleaning.pyx":139
  *             if nxt is not NULL:
  *                 c = nxt
  *                 continue             # <<<<<<<<<<<<<<
@@ -5698,7 +5707,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         goto __pyx_L3_continue;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":134
+        /* "mcecrawl/algorithms/_cleaning.pyx":137
  *                     return None
  *                 nxt = nxt.next
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
@@ -5707,8 +5716,8 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":124
- *         if not skip and (tag in link_box_tags or _has_clutter_attr(c)):
+      /* "mcecrawl/algorithms/_cleaning.pyx":127
+ *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:             # <<<<<<<<<<<<<<
  *             if is_a and _counts_as_link(c):
@@ -5716,7 +5725,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":138
+    /* "mcecrawl/algorithms/_cleaning.pyx":141
  *                 continue
  *         # end events: of c, then of each ancestor whose last element child has ended
  *         while True:             # <<<<<<<<<<<<<<
@@ -5725,33 +5734,33 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     while (1) {
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":139
+      /* "mcecrawl/algorithms/_cleaning.pyx":142
  *         # end events: of c, then of each ancestor whose last element child has ended
  *         while True:
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)             # <<<<<<<<<<<<<<
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1
 */
-      __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 139, __pyx_L1_error)
+      __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 142, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
       __Pyx_DECREF_SET(__pyx_v_tag, ((PyObject*)__pyx_t_3));
       __pyx_t_3 = 0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":140
+      /* "mcecrawl/algorithms/_cleaning.pyx":143
  *         while True:
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *             if tag == "a" and w.in_link and _counts_as_link(c):             # <<<<<<<<<<<<<<
  *                 w.in_link -= 1
  *             if tag in block_tags:
 */
-      __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 140, __pyx_L1_error)
+      __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 143, __pyx_L1_error)
       if (__pyx_t_8) {
 
       } else {
 
         __pyx_t_9 = __pyx_t_8;
 
-        goto __pyx_L28_bool_binop_done;
+        goto __pyx_L29_bool_binop_done;
       }
       __pyx_t_8 = (__pyx_v_w->in_link != 0);
 
@@ -5761,17 +5770,17 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
         __pyx_t_9 = __pyx_t_8;
 
-        goto __pyx_L28_bool_binop_done;
+        goto __pyx_L29_bool_binop_done;
       }
-      __pyx_t_8 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_8 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 140, __pyx_L1_error)
+      __pyx_t_8 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_8 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 143, __pyx_L1_error)
 
       __pyx_t_9 = __pyx_t_8;
 
-      __pyx_L28_bool_binop_done:;
+      __pyx_L29_bool_binop_done:;
       if (__pyx_t_9) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":141
+        /* "mcecrawl/algorithms/_cleaning.pyx":144
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1             # <<<<<<<<<<<<<<
@@ -5780,7 +5789,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_w->in_link = (__pyx_v_w->in_link - 1);
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":140
+        /* "mcecrawl/algorithms/_cleaning.pyx":143
  *         while True:
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *             if tag == "a" and w.in_link and _counts_as_link(c):             # <<<<<<<<<<<<<<
@@ -5789,27 +5798,27 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":142
+      /* "mcecrawl/algorithms/_cleaning.pyx":145
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1
  *             if tag in block_tags:             # <<<<<<<<<<<<<<
  *                 w.flush()
  *             w.add(_collect(c.next))
 */
-      __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 142, __pyx_L1_error)
+      __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 145, __pyx_L1_error)
       if (__pyx_t_9) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":143
+        /* "mcecrawl/algorithms/_cleaning.pyx":146
  *                 w.in_link -= 1
  *             if tag in block_tags:
  *                 w.flush()             # <<<<<<<<<<<<<<
  *             w.add(_collect(c.next))
  *             if c is top:
 */
-        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 143, __pyx_L1_error)
+        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 146, __pyx_L1_error)
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":142
+        /* "mcecrawl/algorithms/_cleaning.pyx":145
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1
  *             if tag in block_tags:             # <<<<<<<<<<<<<<
@@ -5818,19 +5827,19 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":144
+      /* "mcecrawl/algorithms/_cleaning.pyx":147
  *             if tag in block_tags:
  *                 w.flush()
  *             w.add(_collect(c.next))             # <<<<<<<<<<<<<<
  *             if c is top:
  *                 w.flush()
 */
-      __pyx_t_3 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(__pyx_v_c->next); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 144, __pyx_L1_error)
+      __pyx_t_3 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(__pyx_v_c->next); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 147, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
-      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_t_3); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 144, __pyx_L1_error)
+      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_t_3); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 147, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":145
+      /* "mcecrawl/algorithms/_cleaning.pyx":148
  *                 w.flush()
  *             w.add(_collect(c.next))
  *             if c is top:             # <<<<<<<<<<<<<<
@@ -5842,16 +5851,16 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       if (__pyx_t_9) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":146
+        /* "mcecrawl/algorithms/_cleaning.pyx":149
  *             w.add(_collect(c.next))
  *             if c is top:
  *                 w.flush()             # <<<<<<<<<<<<<<
  *                 return w.out
  *             nxt = c.next
 */
-        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 146, __pyx_L1_error)
+        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 149, __pyx_L1_error)
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":147
+        /* "mcecrawl/algorithms/_cleaning.pyx":150
  *             if c is top:
  *                 w.flush()
  *                 return w.out             # <<<<<<<<<<<<<<
@@ -5869,7 +5878,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         }
         goto __pyx_L0;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":145
+        /* "mcecrawl/algorithms/_cleaning.pyx":148
  *                 w.flush()
  *             w.add(_collect(c.next))
  *             if c is top:             # <<<<<<<<<<<<<<
@@ -5878,7 +5887,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":148
+      /* "mcecrawl/algorithms/_cleaning.pyx":151
  *                 w.flush()
  *                 return w.out
  *             nxt = c.next             # <<<<<<<<<<<<<<
@@ -5889,7 +5898,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
       __pyx_v_nxt = __pyx_t_1;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":149
+      /* "mcecrawl/algorithms/_cleaning.pyx":152
  *                 return w.out
  *             nxt = c.next
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:             # <<<<<<<<<<<<<<
@@ -5905,18 +5914,18 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
           __pyx_t_9 = __pyx_t_8;
 
-          goto __pyx_L35_bool_binop_done;
+          goto __pyx_L36_bool_binop_done;
         }
         __pyx_t_8 = (__pyx_v_nxt->type != XML_ELEMENT_NODE);
 
 
         __pyx_t_9 = __pyx_t_8;
 
-        __pyx_L35_bool_binop_done:;
+        __pyx_L36_bool_binop_done:;
 
         if (!__pyx_t_9) break;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":150
+        /* "mcecrawl/algorithms/_cleaning.pyx":153
  *             nxt = c.next
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
@@ -5931,21 +5940,21 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
           __pyx_t_9 = __pyx_t_8;
 
-          goto __pyx_L38_bool_binop_done;
+          goto __pyx_L39_bool_binop_done;
         }
         __pyx_t_8 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__skippable(__pyx_v_nxt);
 
 
         __pyx_t_9 = __pyx_t_8;
 
-        __pyx_L38_bool_binop_done:;
+        __pyx_L39_bool_binop_done:;
         __pyx_t_8 = (!__pyx_t_9);
 
 
         if (__pyx_t_8) {
 
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":151
+          /* "mcecrawl/algorithms/_cleaning.pyx":154
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):
  *                     return None             # <<<<<<<<<<<<<<
@@ -5962,7 +5971,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
           }
           goto __pyx_L0;
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":150
+          /* "mcecrawl/algorithms/_cleaning.pyx":153
  *             nxt = c.next
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
@@ -5971,7 +5980,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         }
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":152
+        /* "mcecrawl/algorithms/_cleaning.pyx":155
  *                 if not (_is_text(nxt) or _skippable(nxt)):
  *                     return None
  *                 nxt = nxt.next             # <<<<<<<<<<<<<<
@@ -5983,7 +5992,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         __pyx_v_nxt = __pyx_t_1;
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":153
+      /* "mcecrawl/algorithms/_cleaning.pyx":156
  *                     return None
  *                 nxt = nxt.next
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
@@ -5995,7 +6004,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       if (__pyx_t_8) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":154
+        /* "mcecrawl/algorithms/_cleaning.pyx":157
  *                 nxt = nxt.next
  *             if nxt is not NULL:
  *                 c = nxt             # <<<<<<<<<<<<<<
@@ -6004,15 +6013,15 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_c = __pyx_v_nxt;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":155
+        /* "mcecrawl/algorithms/_cleaning.pyx":158
  *             if nxt is not NULL:
  *                 c = nxt
  *                 break             # <<<<<<<<<<<<<<
  *             c = c.parent
 */
-        goto __pyx_L26_break;
+        goto __pyx_L27_break;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":153
+        /* "mcecrawl/algorithms/_cleaning.pyx":156
  *                     return None
  *                 nxt = nxt.next
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
@@ -6021,7 +6030,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":156
+      /* "mcecrawl/algorithms/_cleaning.pyx":159
  *                 c = nxt
  *                 break
  *             c = c.parent             # <<<<<<<<<<<<<<
@@ -6030,7 +6039,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
       __pyx_v_c = __pyx_t_1;
     }
-    __pyx_L26_break:;
+    __pyx_L27_break:;
     __pyx_L3_continue:;
   }
 
@@ -7480,30 +7489,30 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
     const struct { const unsigned int length: 8; } str_length_index[] = {{0},{15},{1},{179},{8},{7},{6},{2},{9},{11},{33},{5},{23},{25},{28},{20},{12},{8},{8},{12},{8},{10},{8},{7},{14},{12},{11},{10},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{13},{1},{18},{5},{10},{6},{1},{2},{5},{18},{5},{8},{7},{4},{10},{7},{5},{13},{5},{14},{29},{4},{3},{3},{4},{4},{4},{10},{4},{12},{10},{5},{5},{3},{5},{3},{6},{12},{5},{6},{1}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{11},{55},{514},{150},{3}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{11},{55},{150},{524},{3}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1060 bytes) */
-static const char cstring[] = "x\332\255S\317o\033E\024\306\222CM\033\022\273\t)\245H]\223(iU\341b%(( *\323$\002\016\305)!\206V\352h<\373lo=\336]\357\314\306\266\340\220\243\217s\334\343\036\367\270G\037}\314q\217{\364\237\300\237\300\233u\034Rze%\317\217\367\343{\337\373\346\371\221\364\000\214\226G\333=\260\345\343g/\034\t\206\354Pi<\037\311\216c\033\2260L\340V\023<*\201\217\014!=\213I\360t\220m\324\217\352_\356}\263gP\3334<x\013L\nC\370M\306\251\020 \014\247e4}\213K\3136\344\310\005Q1~j\031#\3077l\000\323\220\216\341b\334\315\004\331\001\333\020 \365\301\330\241\266\355H*-\307&\230n\331\355\035\303\264<,b\235\203\316>\246\\@\205\232&\30180-A\233\034\300\326k\233Yb~2\337\322s*\230g\271\362\240\307\200yt\300\237R\336v<Kvz\342)a\034\250\215\340\025w4$\r\312\273\331R!\304\003\323g@X&\004!\0133\322\023\310\352\277\216\026\367E\247\362\035w\030\262\372\276\322\006\033\206\256GH\035Q\353\243C\024\215\274\200\241|\t-B\256\032\003\314%\246\366\340\327\362m\246\367\366\002\036\277\036\265\354lwL\237g\026\233\366\346;\014\364\246)\263\016\260\256\360{\363\233\007\302\347r~\276\302\321G-\377\374\344\333\256\305\272\032-\3535\263\235K\255\224\006\354\373\224/j\\\365O\336Wba\200\241\276\240 \327\274\304\r\366\357\013E$\010\271\350\331\022\2049\236\343\343t\000\245bd3\313\251\\[D\023\225\354f\013\221\264=\277\n\306:\372\271<\3061\204\2408\322\243\014\232\224u\031w\0040\207s\352\n\270\022\037+P]\205\373\022\047\026\307\203\333~\317\222\320\023\230\336%Mg\230Asg\000^\217\016If\025\035\352\301bP*\377\016J\345zP\020[\332C\351:\256\3478R\000o\341\250\231\330\255\t-\212\342\213\256\345\352\237\013f\206\217\"xR\014\020%\223C\377\203\\\264\313\216\347\014\244\343\372\256\211V_\300\265`\347\224\373\363E\014.ri~3\254\206\307Q\371\"7\313?\014\372\211\361U|g\362\355\264\233\234\274L\363k\352\353\240\020\346\302R\232\277u\361\227\332\017\312ia\047\354G\205xeB\323\374\235q\365\"\367w\341\203\245\373A>\250\245\371\rEgY\016b-]\234\215\253\343\037UM\375\021\320\340\317h+2\343\315\370$E\307k\225KJ\233\341A\244o\263\002\242""\214\217\325Nr\377I\264\033\321H\306\373\223r\272\274\246\252ia%Y\371\",\207\373Q9\332\217\267\047\271\311\275in\372\351e)-\024U^=W\375\264\260:\226jW\321T\303\244\313\037\217\317t\336\r\343\336\330WG\301z\360k\270\022\261\244\372\303\264<\255j\364=\325\017n\207;\321CD]\2374\246\207\227\271yx?]^\305\234\303`\025\033\315\245\305\222\372<8\321\310\247\252\244\036\005\345\240\032\324f\313wU\031\013\341\266\245\332\301o\341V\310\242\215h\020\323\264\270\320\354\0234}\026W\343Z\272\376 \250\246\305\r\305\202\222\306\226\231\216\305uUC\360Y\341#DI\356n\2074\034`\367\203\2705\251!\235\332\364\367\313\223y\364\2562\203-\324p\024\345\243_&\325I\355\232\323\242M\274o\240\026\357r\324nO\255eU2w\361\036\266\234K\3777\352\351rQ\345T)\233\200\333\017\364h\224\324\272z\035\346\303\237\361\255\037O\366\222g\365\244~\232\234\276J^\275I\336\020\375h\267\220\302\207\001\217\312z\240\316\307\215\354iN\322\002rJ\013\310o\206\213\014\016\302Ft\024\257\305\207\223%\224\342\350r\355\3620\2517\222F\206\202\211\372\331\223\325\355\320\314\346\342\211\226k\366\256\345$9k\374\003N\000\222\357";
-    PyObject *data = __Pyx_DecompressString(cstring, 1060, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1068 bytes) */
+static const char cstring[] = "x\332\255S\277o\333F\024\216P\271Qc\327\226\"\327i\232\002\241j\327N\020T\251`\027.\334\"\201\020\333h\213 \225\003\327j\023$\304\351\370$1:\221\024\357hIh\007\217\032o\344\310\221#G\216\036=r\344\250?\241\177B\337Q\226\3534k\t\350~\274\037\337{\337wO\017\204\013\240\265]\322\351\203%\036>}a\013\320D\227\010\355\331XtmK3\271f\0003[\340\022\001l\254q\341\232T\200\253\202,\255q\320\370f\347\373\035\215X\206\346\302;\240\202k\334kQF8\007\256\331m\255\345\231L\230\226&\306\016\360\252\366s[\033\333\236f\001\030\232\2605\007\343\256\047\210.X\032\007\241\016\332\026\261,[\020a\332\226\216\351\246\325\331\322\014\323\305\"\346)\250\354C\3028T\211a\350\030\007\206\311I\213\001Xj\355P\223\317N\306;rJ8uMG\354\365)P\227\014\331c\302:\266k\212n\237?\326)\003b!x\325\031\217\364&a\275l\251\352\272\013\206GA\247\231\020\272>7c{\034\273\372\257\243\315<\336\255\376\310l\212]=\251v\300\202\221\343\352z\003Q\033\343}\024M\177\001#\361\022\332\272~I\0140W7\224\007\277\266gQ\265w\346\360\370\365\211ie\273mx,\263X\244?\333a\2506\3252\355\002\355q\257?\273\271\300=&f\347K\034uT\362\317N\236\345\230\264\247\3202\256\231\355T(\245\024\340\300#l^\343\222\277\376\241\022s\003\214\324\005\005\271\352\213_\353\376C\241t\001\\\3149\233\\\247\266k{8\035@\010\037[\324\264\253W\026\336B%{\331\242\013\322\231]9\245]\365\\.e\030\242\2438\302%\024Z\204\366(\2639P\2331\342p\270\024\037+\020U\205y\002\047\026\307\203Y^\337\024\320\347\230\336\323[\366(\203f\366\020\334>\031\351\231\225w\211\013\363A\251\376;(\325\253AAla\215\204c;\256m\013\016\254\215\243f [\003\332\004\305\347=\323Q?\007\214\014\037Ep\005\037\"J&\207\372\0079h\027]\327\036\n\333\361\034\003\255\036\207+\301N\t\363f\013\037\236\345\322\374zP\013\016\303\312Yn\232\277\357\017\022\355\333h1\376\341\274\227\034\275L\363e\371\235_\010rA)\315\337<\373K\356\372\225\264\260\025\014\302B\264\034\2234\2778\251\235\345\376.\334\270uO9JrU\276\016\362\301/\241\021=\214w\222\247\215\244q\234\034\277J^\275M\336\352i\241(o\312\201\377\261\317\302""\212\202;\2354\345\201\277\352\037\245\205\333\022\323\357\310\301\024\027\341\357\005\315\360 *G\373\361B\334<?\270(_\354\047\215f\322\314P0q\220\026V\222\225\315\300\010+\341n\364\010c\352\323\367-G\330\325\362\215\205\273~\336\257\247\3715I\246\031\023d\270pv2\251M~\222u\371\207O\374?\303\r\354u=:J\321\361Z\346\222\322z\260\027\252\333\264\200\334&\207r+\271\373(\334\016I(\242\335\270\222.\225e--,\047\313_\005\225`7\253\266\031\347\342;\347\271\363\317/J\212b^>\223\252\301\211\220\333\222\244\n&]\372tr\242\362\256\031w&\236\334\367\027\021\343\353\320C\246\037\305O.\312\311\3637\311\233\214%\326\331A\255n\005[\341}\304_E\216\373\027\271Y\342 ]Z\311\262W\360!ri\261$\277D\r\261\306\261,\311\007~\305\257\371\365\351\022J\212%q\333\220\035\377\267`#\240\341Z8\214HZ\234\277\351gh\372\"\252E\365t\365\236_K\213k\222\372%\205-\262w.\256\312:\202O\013\237 Jr{3 \301\020u\030F\355\270\256$?\377\375\342h\026\275-\r\177\003\325\034\207\371\360\327\270\026\327\257z\232\023\306\373\032\252\362~\217\312\355\312rV%s\027q\002\374\\\372\277\265\236.\025eN\226\222\223\346?\245!\230\004";
+    PyObject *data = __Pyx_DecompressString(cstring, 1068, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1335 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\377djavascr\377ipt:mcec\377rawl/alg\377orithms/\277_cleanZ\000.\377pyx_Walk\376\000\002.__reduoce_c\204\"__\017\005\362\234\000s\223\000\t\rflus\277h.<loc\223\000>\377.genexprw__PS\000PyD\262 \377_NextRefk__\322\004eR\000_d\026\001\336[\000func\014\001geytY\003o\000main \001\337modul)\002na\315m\002\003ew9\001\257\001ch\377ecksum__~\275\001result\006\003\360A\004\324\001\373!\033\003unpicckJ\001\347\0020\002vt\266!\236\212\001qual\\\005\371\004_L\370\017\223%ex\276\001\255@_\220\005ys\263\010\227/_tes\231\000\376\356\003is_coro\375u\233`eaasynocio.\t\006sb\307 \275k\000\002_tag\t\003s\367cch\253Arcli\367ne_\232 trac\377ebackclo\377secollap\323se\366$_\000ab\001lu\357tter\234`lnu\277mitems<\000k\357_boxV\002low\277ermax_\021\002s\257hare\241e.\237g.\374\240f\326@tnxtpo\377prootsel\375f\350`dsetde{fa\372 skip\000\001\347ped\266\002\253`rts\321w\354`\263b\276\205\001p\320\000th\377rowtopup\377dateuse_\276\322evalue\000\002s\377w\200\001\330\004#\2401\377\240F\250!\200\001\340\004\377\037\230q\320 0\260\013\377\270;\300k\320QR\330\377\004\023\2205\230\010\240\001\377\240\021\330\004\007\200|\220\3777\230!\330\010\047\240q\377\250\010\260\016\270a\330\004\377\013\2101\200\001\360\010\000\377\005\031\230\004\230A\330\004\317\026\220a\340/\002I\000\005\200\377V\2101\210H\220A\220\377Y\230a\230{\250$\250\377d\260#\260Q\330\004\005\377\200[\220\001\320\021#\240\333:\250\n\001\340\010C\000\210F\377\220\047\320\031+\2503\250\377a\250t\2607\270!\330\377\014\023\2201\330\010\016\320\377\016\"\240!\2407\250!\377\2507\260&\270\001\270\027\377\300\001\300\030\310\021\330\010\377\020\220\004\220C\220q\330\377\010\017\210t\2203\220a}\330C\001\330""\014\r\210V4\001\376\n\0104\210u\220E\230\024\377\230S\240\016\250c\3201\337B\300!\3001Z\0014\220\177q\230\n\240\047\250\037S\000\177\024\270W\300D\310\001@\001\2774\210q\330\014\0171\000D\373\230\017\346\000\001\330\020\021\220\367\034\230QV\001T\220\021\220\377(\230!\2301\230A\340\317\014\022\220!\236\000\004\000$\220\377g\230U\240$\240c\250\177\026\250w\260a\330\020\254%\375\025\020\000\032\2601\260A\330\377\024\033\2301\330\020\026\220\327c\230\021X\001t\303\"\020\024\373\220AZ\000\340\010\t\330\014\377\022\320\022&\240a\240w\276\373\000w\260f\270A\214\000A\357\300X\310Q(\0033\220d\373\230$\301 y\250\004\250O\217\2701\270A\213\006\364\005\241\000\026p\211 \373\000\231\010\303\001r\220\023a\002m\220\033\001\020\027\360\000\001\330rF\177\330\014\020\220\001\220\021\375B\373\n\033\227a\021\220\024\220[\357\240\004\240J\351@)\2704\377\320?P\320PT\320T\177Z\320Z^\320^_\261A}\007\363 \006\230l\250!\315awv\210W\226BQ\330\010\314 \353\330\010\235\000\340\002\000t\230:\377\240W\250E\260\023\260D\373\270\005\227@E\310\023\310D\337\320PW\320WA\002\004\007}\200\363A\320\017&\240d\223b\335+\253!\340\010\017\006\tQ\320\003VW";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1335, 1662);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1341 bytes) */
+static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\377djavascr\377ipt:mcec\377rawl/alg\377orithms/\277_cleanZ\000.\377pyx_Walk\376\000\002.__reduoce_c\204\"__\017\005\362\234\000s\223\000\t\rflus\277h.<loc\223\000>\377.genexprw__PS\000PyD\262 \377_NextRefk__\322\004eR\000_d\026\001\336[\000func\014\001geytY\003o\000main \001\337modul)\002na\315m\002\003ew9\001\257\001ch\377ecksum__~\275\001result\006\003\360A\004\324\001\373!\033\003unpicckJ\001\347\0020\002vt\266!\236\212\001qual\\\005\371\004_L\370\017\223%ex\276\001\255@_\220\005ys\263\010\227/_tes\231\000\376\356\003is_coro\375u\233`eaasynocio.\t\006sb\307 \275k\000\002_tag\t\003s\367cch\253Arcli\367ne_\232 trac\377ebackclo\377secollap\323se\366$_\000ab\001lu\357tter\234`lnu\277mitems<\000k\357_boxV\002low\277ermax_\021\002s\257hare\241e.\237g.\374\240f\326@tnxtpo\377prootsel\375f\350`dsetde{fa\372 skip\000\001\347ped\266\002\253`rts\321w\354`\263b\276\205\001p\320\000th\377rowtopup\377dateuse_\276\322evalue\000\002s\377w\200\001\330\004#\2401\377\240F\250!\200\001\340\004\377\037\230q\320 0\260\013\377\270;\300k\320QR\330\377\004\023\2205\230\010\240\001\377\240\021\330\004\007\200|\220\3777\230!\330\010\047\240q\377\250\010\260\016\270a\330\004\377\013\2101\200\001\360\010\000\373\n\033\025\001\021\220\024\220[\377\240\004\240J\250d\260)\377\2704\320?P\320PT\377\320TZ\320Z^\320^\377_\330\010\020\220\007\220q\277\230\006\230l\250!K\001v\377\210W\220E\230\024\230Q\357\330\010\022\220U\000\027\220q\377\340\010\027\220t\230:\240\377W\250E\260\023\260D\270\377\005\270W\300E\310\023\310?D\320PW\320WA\002\205\000\377q\330\010\017\320\017&\240\177d\250!\2507\260+!\000\353A\340\004\013Q\223\000\016\000\005\377\031\230\004\230A\330""\004\026\347\220a\340\305\002\337\000\005\200V\377\2101\210H\220A\220Y\277\230a\230{\250$\251\000#\377\260Q\330\004\005\200[\220\177\001\320\021#\240:\250\n\001\373\340\010\331\000\210F\220\047\320\377\031+\2503\250a\250t\377\2607\270!\330\014\023\220\3771\330\010\016\320\016\"\240\367!\2407{\002&\270\001\270\177\027\300\001\300\030\310\021\337\001\357\004\220C\220\235\001\210t\220\3573\220a\330C\001\330\014\r\353\210V4\001\017\013\0074\210u\357\220D\230\013A\000%\250u\376\347\000\003\270>\310\023\320L\247]\320]\247\"e\0004\251 \n\257\240\047\250\037]\000\024\205 D\373\310\001J\0014\210q\330\014\365\0179\002\017\206@\001\330\020\021\363\220\034\301 a\000T\220\021\220\377(\230!\2301\230A\340\361\014\320 \250\000\004\000$\220g\230\377U\240$\240c\250\026\250_w\260a\330\020\314E\025\020\000\377\032\2601\260A\330\024\033\377\2301\330\020\026\220c\230\365\021X\001t\343B\020\024\220A\376Z\000\340\010\t\330\014\022\320\277\022&\240a\240w\205 w\357\260f\270A\357!\300X\310}Q(\0033\220d\230$\313 \377y\250\004\250O\2701\270\021A\213\006\351\005\241\000\026\223 \226\013\303\001Wr\220\023a\002\220\033\001\020\377@\367\230\001\330rF\330\014\020\220?\001\220\021\320VW";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1341, 1672);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (1662 bytes) */
-static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledjavascript:mcecrawl/algorithms/_cleaning.pyx_Walk_Walk.__reduce_cython___Walk.__setstate_cython___Walk.flush.<locals>.genexpr__Pyx_PyDict_NextRef__annotate____dict____func____getstate____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle__Walk__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___dict_is_coroutineaasyncio.coroutinesblockblock_tagsblockscchclearcline_in_tracebackclosecollapsegenexpris_ais_clutterisalnumitemslink_box_tagslowermax_link_sharemcecrawl.algorithms._cleaningnextnxtpoprootselfsendsetdefaultskipskipped_tagsstartswithstatestriptagthrowtopupdateuse_setstatevaluevaluesw\200\001\330\004#\2401\240F\250!\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\010\000\005\031\230\004\230A\330\004\026\220a\340\004\023\2205\230\001\340\004\005\200V\2101\210H\220A\220Y\230a\230{\250$\250d\260#\260Q\330\004\005\200[\220\001\320\021#\240:\250Q\330\004\005\340\010\013\2101\210F\220\047\320\031+\2503\250a\250t\2607\270!\330\014\023\2201\330\010\016\320\016\"\240!\2407\250!\2507\260&\270\001\270\027\300\001\300\030\310\021\330\010\020\220\004\220C\220q\330\010\017\210t\2203\220a\330\010\013\2101\330\014\r\210V\2201\330\010\017\210t\2203\220a\330\010\013\2104\210u\220E\230\024\230S\240\016\250c\3201B\300!\3001\330\014\023\2204\220q\230\n\240\047\250\037\270\001\270\024\270W\300D\310\001\330\010\013\2104\210q\330\014\017\210u\220D\230\017\240q\250\001\330\020\021\220\034\230Q\330\014\r\210T\220\021\220(\230!\2301\230A\340\014\022\220!\2201\330\014\022\220$\220g\230U\240$\240c\250\026\250w\260a""\330\020\023\2205\230\010\240\001\240\025\240c\250\032\2601\260A\330\024\033\2301\330\020\026\220c\230\021\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\340\010\t\330\014\022\320\022&\240a\240w\250a\250w\260f\270A\270W\300A\300X\310Q\330\014\017\210t\2203\220d\230$\230a\230y\250\004\250O\2701\270A\330\020\021\220\034\230Q\330\014\017\210t\2203\220a\330\020\021\220\026\220q\330\014\r\210T\220\021\220(\230!\2301\230A\330\014\017\210r\220\023\220A\330\020\021\220\026\220q\330\020\027\220q\230\001\330\014\022\220!\2201\330\014\022\220$\220g\230U\240$\240c\250\026\250w\260a\330\020\023\2205\230\010\240\001\240\025\240c\250\032\2601\260A\330\024\033\2301\330\020\026\220c\230\021\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\330\014\020\220\001\220\021\200\001\360\010\000\n\033\230!\330\010\021\220\024\220[\240\004\240J\250d\260)\2704\320?P\320PT\320TZ\320Z^\320^_\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220t\230:\240W\250E\260\023\260D\270\005\270W\300E\310\023\310D\320PW\320W^\320^_\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\320VW";
+    #else /* compression: none (1672 bytes) */
+static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledjavascript:mcecrawl/algorithms/_cleaning.pyx_Walk_Walk.__reduce_cython___Walk.__setstate_cython___Walk.flush.<locals>.genexpr__Pyx_PyDict_NextRef__annotate____dict____func____getstate____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle__Walk__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___dict_is_coroutineaasyncio.coroutinesblockblock_tagsblockscchclearcline_in_tracebackclosecollapsegenexpris_ais_clutterisalnumitemslink_box_tagslowermax_link_sharemcecrawl.algorithms._cleaningnextnxtpoprootselfsendsetdefaultskipskipped_tagsstartswithstatestriptagthrowtopupdateuse_setstatevaluevaluesw\200\001\330\004#\2401\240F\250!\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\010\000\n\033\230!\330\010\021\220\024\220[\240\004\240J\250d\260)\2704\320?P\320PT\320TZ\320Z^\320^_\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220t\230:\240W\250E\260\023\260D\270\005\270W\300E\310\023\310D\320PW\320W^\320^_\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\016\000\005\031\230\004\230A\330\004\026\220a\340\004\023\2205\230\001\340\004\005\200V\2101\210H\220A\220Y\230a\230{\250$\250d\260#\260Q\330\004\005\200[\220\001\320\021#\240:\250Q\330\004\005\340\010\013\2101\210F\220\047\320\031+\2503\250a\250t\2607\270!\330\014\023\2201\330\010\016\320\016\"\240!\2407\250!\2507\260&\270\001\270\027\300\001\300\030\310\021\330\010\020\220\004\220C\220q\330\010""\017\210t\2203\220a\330\010\013\2101\330\014\r\210V\2201\330\010\017\210t\2203\220a\330\010\013\2104\210u\220D\230\013\2407\250%\250u\260D\270\003\270>\310\023\320L]\320]^\320^_\330\014\023\2204\220q\230\n\240\047\250\037\270\001\270\024\270W\300D\310\001\330\010\013\2104\210q\330\014\017\210u\220D\230\017\240q\250\001\330\020\021\220\034\230Q\330\014\r\210T\220\021\220(\230!\2301\230A\340\014\022\220!\2201\330\014\022\220$\220g\230U\240$\240c\250\026\250w\260a\330\020\023\2205\230\010\240\001\240\025\240c\250\032\2601\260A\330\024\033\2301\330\020\026\220c\230\021\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\340\010\t\330\014\022\320\022&\240a\240w\250a\250w\260f\270A\270W\300A\300X\310Q\330\014\017\210t\2203\220d\230$\230a\230y\250\004\250O\2701\270A\330\020\021\220\034\230Q\330\014\017\210t\2203\220a\330\020\021\220\026\220q\330\014\r\210T\220\021\220(\230!\2301\230A\330\014\017\210r\220\023\220A\330\020\021\220\026\220q\330\020\027\220q\230\001\330\014\022\220!\2201\330\014\022\220$\220g\230U\240$\240c\250\026\250w\260a\330\020\023\2205\230\010\240\001\240\025\240c\250\032\2601\260A\330\024\033\2301\330\020\026\220c\230\021\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\330\014\020\220\001\220\021\320VW";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED

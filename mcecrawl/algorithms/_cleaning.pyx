@@ -101,7 +101,10 @@ cdef class _Walk:
 def blocks(cetree._Element root not None, is_clutter, collapse, block_tags, skipped_tags, link_box_tags,
            double max_link_share):
     """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
-    the reference would walk differently (then the caller runs the reference)."""
+    the reference would walk differently (then the caller runs the reference).
+
+    With ``is_clutter`` None, no skipped tags and ``max_link_share`` infinite it is the plain walk
+    of ``parse._paragraphs``: every block's text."""
     cdef xmlNode* top = root._c_node
     cdef xmlNode* c = top
     cdef xmlNode* nxt
@@ -119,7 +122,7 @@ def blocks(cetree._Element root not None, is_clutter, collapse, block_tags, skip
         if block:
             w.flush()
         skip = tag in skipped_tags
-        if not skip and (tag in link_box_tags or _has_clutter_attr(c)):
+        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
         if not skip:
             if is_a and _counts_as_link(c):

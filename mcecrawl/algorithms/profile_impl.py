@@ -2,14 +2,16 @@
 
 :mod:`mcecrawl.algorithms.lines` is the reference of the line profile (numpy, readable, the
 specification); ``_lineprofile`` (Cython, ``_lineprofile.pyx``) computes the same arrays in plain C
-loops over the page's bytes.  ``scored_regions._blocks`` is the reference of the cleaning walk;
-``_cleaning`` (Cython over lxml's C API) walks the same tree with the same rules.  This module gives both one interface, as msgpack-python pairs its ``_cmsgpack``
-with its ``fallback``: the algorithms call the functions below and never know which one ran.
+loops over the page's bytes.  ``scored_regions._blocks`` and ``parse._paragraphs`` are the
+references of the walk over a region's tree; ``_cleaning`` (Cython over lxml's public C API) walks
+the same tree with the same rules.  This module gives both one interface, as msgpack-python pairs
+its ``_cmsgpack`` with its ``fallback``: the algorithms call the functions below and never know
+which one ran.
 
-The compiled module is optional: a machine without a C compiler installs and runs the reference
-(``setup.py`` builds it with ``optional=True``).  ``MCE_PURE_PYTHON=1`` in the environment forces
-the reference; ``mcecrawl --version`` says which one is in use.  Both give identical arrays
-(dtypes included) on every dev page and on a fuzz corpus (``tests/algorithms/test_profile_impl.py``).
+The compiled modules are optional: a machine without a C compiler installs and runs the reference
+(``setup.py`` builds them with ``optional=True``).  ``MCE_PURE_PYTHON=1`` in the environment forces
+the reference; ``mcecrawl --version`` says which one is in use.  Both give identical results on
+every dev page and on a fuzz corpus (``tests/algorithms/test_profile_impl.py``).
 """
 from __future__ import annotations
 
