@@ -1709,51 +1709,50 @@ static const char* const __pyx_f[] = {
 struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk;
 struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr;
 
-/* "mcecrawl/algorithms/_cleaning.pyx":78
+/* "mcecrawl/algorithms/_cleaning.pyx":124
  * 
  * 
  * cdef class _Walk:             # <<<<<<<<<<<<<<
- *     cdef list out, parts
- *     cdef Py_ssize_t linked, in_link
+ *     cdef list out
+ *     cdef bytearray buf  # the block's text so far, as libxml2 holds it (UTF-8)
 */
 struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk {
   PyObject_HEAD
   struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_vtab;
   PyObject *out;
-  PyObject *parts;
+  PyObject *buf;
   Py_ssize_t linked;
   Py_ssize_t in_link;
-  PyObject *collapse;
   double max_link_share;
 };
 
 
-/* "mcecrawl/algorithms/_cleaning.pyx":89
- *             text = self.collapse("".join(self.parts))
+/* "mcecrawl/algorithms/_cleaning.pyx":159
+ *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):             # <<<<<<<<<<<<<<
  *                 self.out.append(text)
- *             self.parts.clear()
+ *             del self.buf[:]
 */
 struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr {
   PyObject_HEAD
   PyObject *__pyx_genexpr_arg_0;
-  PyObject *__pyx_v_ch;
+  Py_UCS4 __pyx_v_ch;
 };
 
 
 
-/* "mcecrawl/algorithms/_cleaning.pyx":78
+/* "mcecrawl/algorithms/_cleaning.pyx":124
  * 
  * 
  * cdef class _Walk:             # <<<<<<<<<<<<<<
- *     cdef list out, parts
- *     cdef Py_ssize_t linked, in_link
+ *     cdef list out
+ *     cdef bytearray buf  # the block's text so far, as libxml2 holds it (UTF-8)
 */
 
 struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk {
   void (*flush)(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *);
-  void (*add)(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *, PyObject *);
+  void (*add)(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *, xmlNode *);
 };
 static struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_vtabptr_8mcecrawl_10algorithms_9_cleaning__Walk;
 /* #### Code section: utility_code_proto ### */
@@ -1865,20 +1864,18 @@ static PyObject *__Pyx_PyObject_FastCallMethod(PyObject *name, PyObject *const *
 /* RaiseUnboundLocalError.proto */
 static void __Pyx_RaiseUnboundLocalError(const char *varname);
 
-/* FastTypeChecks.proto (used by GivenExceptionMatches) */
-#if CYTHON_COMPILING_IN_CPYTHON
-#define __Pyx_TypeCheck(obj, type) __Pyx_IsSubtype(Py_TYPE(obj), (PyTypeObject *)type)
-#define __Pyx_TypeCheck2(obj, type1, type2) __Pyx_IsAnySubtype2(Py_TYPE(obj), (PyTypeObject *)type1, (PyTypeObject *)type2)
-static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b);
-static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b);
-#define __Pyx_PyAnySet_Check(obj)  __Pyx_TypeCheck2(obj, &PySet_Type, &PyFrozenSet_Type)
+/* unicode_iter.proto */
+static CYTHON_INLINE int __Pyx_init_unicode_iteration(
+    PyObject* ustring, Py_ssize_t *length, void** data, int *kind);
+
+/* py_unicode_predicate.proto */
+#if CYTHON_COMPILING_IN_LIMITED_API
+static int __Pyx_Py_UNICODE_ISALNUM(Py_UCS4 uchar);
 #else
-#define __Pyx_TypeCheck(obj, type) PyObject_TypeCheck(obj, (PyTypeObject *)type)
-#define __Pyx_TypeCheck2(obj, type1, type2) (PyObject_TypeCheck(obj, (PyTypeObject *)type1) || PyObject_TypeCheck(obj, (PyTypeObject *)type2))
-#define __Pyx_PyAnySet_Check(obj)  PyAnySet_Check(obj)
+#define __Pyx_Py_UNICODE_ISALNUM(u)  (Py_UNICODE_ISALNUM(u) & 1)
 #endif
 
-/* PyThreadStateGet.proto (used by PyErrFetchRestore) */
+/* PyThreadStateGet.proto (used by GetException) */
 #if CYTHON_FAST_THREAD_STATE
 #define __Pyx_PyThreadState_declare  PyThreadState *__pyx_tstate;
 #define __Pyx_PyThreadState_assign  __pyx_tstate = __Pyx_PyThreadState_Current;
@@ -1894,6 +1891,27 @@ static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a,
 #define __Pyx_PyThreadState_assign
 #define __Pyx_PyErr_Occurred()  (PyErr_Occurred() != NULL)
 #define __Pyx_PyErr_CurrentExceptionType()  PyErr_Occurred()
+#endif
+
+/* GetException.proto (used by pep479) */
+#if CYTHON_FAST_THREAD_STATE
+#define __Pyx_GetException(type, value, tb)  __Pyx__GetException(__pyx_tstate, type, value, tb)
+static int __Pyx__GetException(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
+#else
+static int __Pyx_GetException(PyObject **type, PyObject **value, PyObject **tb);
+#endif
+
+/* FastTypeChecks.proto (used by GivenExceptionMatches) */
+#if CYTHON_COMPILING_IN_CPYTHON
+#define __Pyx_TypeCheck(obj, type) __Pyx_IsSubtype(Py_TYPE(obj), (PyTypeObject *)type)
+#define __Pyx_TypeCheck2(obj, type1, type2) __Pyx_IsAnySubtype2(Py_TYPE(obj), (PyTypeObject *)type1, (PyTypeObject *)type2)
+static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b);
+static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b);
+#define __Pyx_PyAnySet_Check(obj)  __Pyx_TypeCheck2(obj, &PySet_Type, &PyFrozenSet_Type)
+#else
+#define __Pyx_TypeCheck(obj, type) PyObject_TypeCheck(obj, (PyTypeObject *)type)
+#define __Pyx_TypeCheck2(obj, type1, type2) (PyObject_TypeCheck(obj, (PyTypeObject *)type1) || PyObject_TypeCheck(obj, (PyTypeObject *)type2))
+#define __Pyx_PyAnySet_Check(obj)  PyAnySet_Check(obj)
 #endif
 
 /* PyErrFetchRestore.proto (used by GivenExceptionMatches) */
@@ -1921,7 +1939,7 @@ static CYTHON_INLINE void __Pyx_ErrFetchInState(PyThreadState *tstate, PyObject 
 #define __Pyx_ErrFetch(type, value, tb)  PyErr_Fetch(type, value, tb)
 #endif
 
-/* GivenExceptionMatches.proto */
+/* GivenExceptionMatches.proto (used by pep479) */
 #if CYTHON_COMPILING_IN_CPYTHON
 static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject *type);
 static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *type1, PyObject *type2);
@@ -1933,16 +1951,58 @@ static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObj
 #endif
 #define __Pyx_PyErr_ExceptionMatches2(err1, err2)  __Pyx_PyErr_GivenExceptionMatches2(__Pyx_PyErr_CurrentExceptionType(), err1, err2)
 
-/* GetException.proto (used by pep479) */
-#if CYTHON_FAST_THREAD_STATE
-#define __Pyx_GetException(type, value, tb)  __Pyx__GetException(__pyx_tstate, type, value, tb)
-static int __Pyx__GetException(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb);
-#else
-static int __Pyx_GetException(PyObject **type, PyObject **value, PyObject **tb);
-#endif
-
 /* pep479.proto */
 static void __Pyx_Generator_Replace_StopIteration(int in_async_gen);
+
+/* FormatTypeName.proto (used by RaiseErrorWithObjectType) */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX >= 0x030d0000
+typedef PyObject *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%N"
+#define __Pyx_PyType_GetFullyQualifiedName(tp) Py_NewRef((PyObject*)tp)
+#define __Pyx_DECREF_TypeName(obj) Py_DECREF(obj)
+#elif CYTHON_COMPILING_IN_LIMITED_API
+typedef PyObject *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%U"
+#define __Pyx_DECREF_TypeName(obj) Py_XDECREF(obj)
+static __Pyx_TypeName __Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp);
+#else  // !LIMITED_API
+typedef const char *__Pyx_TypeName;
+#define __Pyx_FMT_TYPENAME "%.200s"
+#define __Pyx_PyType_GetFullyQualifiedName(tp) ((tp)->tp_name)
+#define __Pyx_DECREF_TypeName(obj)
+#endif
+
+/* RaiseErrorWithObjectType.proto (used by SliceObject) */
+#define __Pyx_RaiseTypeErrorWithObjectType(message, obj)  __Pyx_RaiseErrorWithObjectType(PyExc_TypeError, message, obj)
+#define __Pyx_RaiseErrorWithObjectType(exc_type, message, obj)  __Pyx_RaiseErrorWithType(exc_type, message, Py_TYPE(obj))
+CYTHON_UNUSED
+static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj);
+
+/* SliceObject.proto */
+#define __Pyx_PyObject_DelSlice(obj, cstart, cstop, py_start, py_stop, py_slice, has_cstart, has_cstop, wraparound)\
+    __Pyx_PyObject_SetSlice(obj, (PyObject*)NULL, cstart, cstop, py_start, py_stop, py_slice, has_cstart, has_cstop, wraparound)
+static CYTHON_INLINE int __Pyx_PyObject_SetSlice(
+        PyObject* obj, PyObject* value, Py_ssize_t cstart, Py_ssize_t cstop,
+        PyObject** py_start, PyObject** py_stop, PyObject** py_slice,
+        int has_cstart, int has_cstop, int wraparound);
+
+/* IncludeStringH.proto (used by ByteArrayExtend) */
+#include <string.h>
+
+/* PyObjectCallMethod1.proto (used by ByteArrayExtend) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg);
+
+/* ByteArrayExtend.proto (used by ByteArrayExtendBytes) */
+static int __Pyx_PyByteArray_Extend_fallback(PyObject* bytearray, PyObject* value);
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE int __Pyx_PyByteArray_ExtendBuffer(PyObject* bytearray, PyObject *value, const char* bytes, Py_ssize_t length);
+#endif
+
+/* ByteArrayExtendBytes.proto */
+static CYTHON_INLINE int __Pyx_PyByteArray_ExtendBytes(PyObject* bytearray, PyObject* value);
+#define __Pyx_PyByteArray_ExtendObject(bytearray, value)  (PyBytes_CheckExact(value) ?\
+    __Pyx_PyByteArray_ExtendBytes(bytearray, value) :\
+    __Pyx_PyByteArray_Extend_fallback(bytearray, value))
 
 /* CopyObjectArray.proto (used by TupleOrListFromArrayImpl) */
 #if CYTHON_COMPILING_IN_CPYTHON
@@ -1959,9 +2019,6 @@ __Pyx_PyTuple_FromArray(PyObject *const *src, Py_ssize_t n);
 
 /* TupleFromArray.proto (used by fastcall) */
 
-
-/* IncludeStringH.proto (used by PyObjectCompare) */
-#include <string.h>
 
 /* PyObjectCompare.proto (used by UnicodeEquals) */
 static CYTHON_INLINE int __Pyx_PyObject_CompareBoolEq_str_str(PyObject *op1, PyObject *op2, int pyop);
@@ -2234,24 +2291,6 @@ static CYTHON_INLINE int __Pyx_ParseKeywords(
     int ignore_unknown_kwargs
 );
 
-/* FormatTypeName.proto (used by RaiseErrorWithObjectType1) */
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX >= 0x030d0000
-typedef PyObject *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%N"
-#define __Pyx_PyType_GetFullyQualifiedName(tp) Py_NewRef((PyObject*)tp)
-#define __Pyx_DECREF_TypeName(obj) Py_DECREF(obj)
-#elif CYTHON_COMPILING_IN_LIMITED_API
-typedef PyObject *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%U"
-#define __Pyx_DECREF_TypeName(obj) Py_XDECREF(obj)
-static __Pyx_TypeName __Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp);
-#else  // !LIMITED_API
-typedef const char *__Pyx_TypeName;
-#define __Pyx_FMT_TYPENAME "%.200s"
-#define __Pyx_PyType_GetFullyQualifiedName(tp) ((tp)->tp_name)
-#define __Pyx_DECREF_TypeName(obj)
-#endif
-
 /* RaiseErrorWithObjectType1.proto (used by RaiseUnexpectedTypeError) */
 #define __Pyx_RaiseTypeErrorWithObjectType1(message, arg, obj) __Pyx_RaiseErrorWithObjectType1(PyExc_TypeError, message, arg, obj)
 #define __Pyx_RaiseErrorWithObjectType1(exc_type, message, arg, obj) __Pyx_RaiseErrorWithType1(exc_type, message, arg, Py_TYPE(obj))
@@ -2303,12 +2342,6 @@ static PyObject *__Pyx_AllocateExtensionType(PyTypeObject *t, int is_final);
 typedef PyObject * (*__Pyx_tpnewvectorcallfunc)(PyTypeObject* o, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
 static PyObject * __Pyx_CallTpnewAsVectorcall(__Pyx_tpnewvectorcallfunc f, PyTypeObject* o, PyObject *a, PyObject *k);
 #endif
-
-/* RaiseErrorWithObjectType.proto (used by CallNewInitFromVectorcall) */
-#define __Pyx_RaiseTypeErrorWithObjectType(message, obj)  __Pyx_RaiseErrorWithObjectType(PyExc_TypeError, message, obj)
-#define __Pyx_RaiseErrorWithObjectType(exc_type, message, obj)  __Pyx_RaiseErrorWithType(exc_type, message, Py_TYPE(obj))
-CYTHON_UNUSED
-static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj);
 
 /* CallNewInitFromVectorcall.proto */
 #if CYTHON_VECTORCALL_TPNEW
@@ -2590,9 +2623,6 @@ static void __pyx_insert_code_object(int code_line, __Pyx_CachedCodeObjectType* 
 static void __Pyx_AddTraceback(const char *funcname, int c_line,
                                int py_line, const char *filename);
 
-/* PyObjectCallMethod1.proto */
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg);
-
 /* CheckUnpickleChecksumError.export */
 static void __Pyx_RaiseUnpickleChecksumError(long checksum, long checksum1, long checksum2, long checksum3, const char *members);
 
@@ -2600,6 +2630,9 @@ static void __Pyx_RaiseUnpickleChecksumError(long checksum, long checksum1, long
 #if !defined(__INTEL_COMPILER) && defined(__GNUC__) && (__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 6))
 #define __Pyx_HAS_GCC_DIAGNOSTIC
 #endif
+
+/* UnicodeAsUCS4.proto */
+static CYTHON_INLINE Py_UCS4 __Pyx_PyUnicode_AsPy_UCS4(PyObject*);
 
 /* UpdateUnpickledDict.export */
 static int __Pyx_UpdateUnpickledDict(PyObject *obj, PyObject *state, Py_ssize_t index);
@@ -2632,6 +2665,12 @@ static CYTHON_INLINE PyObject* __Pyx_PyLong_From_long(long value);
 
 /* CIntFromPy.proto */
 static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *);
+
+/* ObjectAsUCS4.proto */
+static Py_UCS4 __Pyx__PyObject_AsPy_UCS4(PyObject*);
+static CYTHON_INLINE Py_UCS4 __Pyx_PyObject_AsPy_UCS4(PyObject *x) {
+    return (likely(PyUnicode_Check(x)) ? __Pyx_PyUnicode_AsPy_UCS4(x) : __Pyx__PyObject_AsPy_UCS4(x));
+}
 
 /* GetRuntimeVersion.proto */
 #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
@@ -2856,7 +2895,7 @@ static int __Pyx_State_RemoveModule(void*);
 #define __PYX_TYPE_MODULE_PREFIX __PYX_ABI_MODULE_NAME "."
 
 static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_v_self); /* proto*/
-static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_v_self, PyObject *__pyx_v_text); /* proto*/
+static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_v_self, xmlNode *__pyx_v_c); /* proto*/
 
 /* Module declarations from "libc.stddef" */
 
@@ -2884,6 +2923,9 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *); 
 static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *); /*proto*/
 static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *, char const *); /*proto*/
 static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *); /*proto*/
+static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_point(unsigned char const *, Py_ssize_t, Py_ssize_t, unsigned int *); /*proto*/
+static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(unsigned int); /*proto*/
+static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsigned char const *, Py_ssize_t, Py_ssize_t); /*proto*/
 static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning___pyx_unpickle__Walk__set_state(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *, PyObject *); /*proto*/
 /* #### Code section: typeinfo ### */
 /* #### Code section: before_global_var ### */
@@ -2903,13 +2945,13 @@ static const char __pyx_k_style[] = "style";
 static const char __pyx_k_hidden[] = "hidden";
 static const char __pyx_k_itemprop[] = "itemprop";
 static const char __pyx_k_aria_hidden[] = "aria-hidden";
-static const char __pyx_k_Compiled_twin_of_scored_regions[] = "Compiled twin of ``scored_regions._blocks`` (the reference): the cleaning walk over the region\047s tree.\n\nThe reference walks the lxml tree with ``etree.iterwalk``, one Python-level event per element\nstart and end.  This walk reads libxml2\047s nodes directly (lxml\047s public C API: ``_Element._c_node``\nand ``elementFactory``), in the same order and with the same rules, and calls back into Python only\nwhere the reference\047s decision lives there: ``is_clutter`` for the elements that carry an attribute\nit reads (or are link-box containers), and ``collapse`` once per block.  The traversal is iterative\n(parent pointers), so no depth of nesting reaches the C stack.\n\nA node the reference would see differently (a comment, processing instruction or entity left in the\ntree: the parser removes them) makes :func:`blocks` return None, and the caller runs the reference.\n";
-static const char __pyx_k_collapse_in_link_linked_max_link[] = "collapse, in_link, linked, max_link_share, out, parts";
+static const char __pyx_k_Compiled_twin_of_scored_regions[] = "Compiled twin of ``scored_regions._blocks`` (the reference): the cleaning walk over the region\047s tree.\n\nThe reference walks the lxml tree with ``etree.iterwalk``, one Python-level event per element\nstart and end.  This walk reads libxml2\047s nodes directly (lxml\047s public C API: ``_Element._c_node``\nand ``elementFactory``), in the same order and with the same rules, and calls back into Python only\nwhere the reference\047s decision lives there: ``is_clutter`` for the elements that carry an attribute\nit reads (or are link-box containers).  Text is gathered and collapsed as libxml2 holds it (UTF-8),\none string made per kept block.  The traversal is iterative (parent pointers), so no depth of\nnesting reaches the C stack.\n\nA node the reference would see differently (a comment, processing instruction or entity left in the\ntree: the parser removes them) makes :func:`blocks` return None, and the caller runs the reference.\n";
+static const char __pyx_k_buf_in_link_linked_max_link_shar[] = "buf, in_link, linked, max_link_share, out";
 /* #### Code section: decls ### */
 static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_genexpr(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_genexpr_arg_0); /* proto */
 static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cython__(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_v_self); /* proto */
 static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_2__setstate_cython__(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_v_self, PyObject *__pyx_v___pyx_state); /* proto */
-static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED PyObject *__pyx_self, struct LxmlElement *__pyx_v_root, PyObject *__pyx_v_is_clutter, PyObject *__pyx_v_collapse, PyObject *__pyx_v_block_tags, PyObject *__pyx_v_skipped_tags, PyObject *__pyx_v_link_box_tags, double __pyx_v_max_link_share); /* proto */
+static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED PyObject *__pyx_self, struct LxmlElement *__pyx_v_root, PyObject *__pyx_v_is_clutter, PyObject *__pyx_v_block_tags, PyObject *__pyx_v_skipped_tags, PyObject *__pyx_v_link_box_tags, double __pyx_v_max_link_share); /* proto */
 static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_2__pyx_unpickle__Walk(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_v___pyx_type, long __pyx_v___pyx_checksum, PyObject *__pyx_v___pyx_state); /* proto */
 static PyObject *__pyx_tp_new__initialisation_8mcecrawl_10algorithms_9_cleaning__Walk(PyObject *o, 
 #if CYTHON_VECTORCALL_TPNEW
@@ -2996,7 +3038,7 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_codeobj_tab[5];
-    PyObject *__pyx_string_tab[85];
+    PyObject *__pyx_string_tab[82];
     PyObject *__pyx_number_tab[1];
 /* #### Code section: module_state_contents ### */
 
@@ -3101,45 +3143,42 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_blocks __pyx_string_tab[44]
 #define __pyx_n_u_c __pyx_string_tab[45]
 #define __pyx_n_u_ch __pyx_string_tab[46]
-#define __pyx_n_u_clear __pyx_string_tab[47]
-#define __pyx_n_u_cline_in_traceback __pyx_string_tab[48]
-#define __pyx_n_u_close __pyx_string_tab[49]
-#define __pyx_n_u_collapse __pyx_string_tab[50]
-#define __pyx_n_u_genexpr __pyx_string_tab[51]
-#define __pyx_n_u_is_a __pyx_string_tab[52]
-#define __pyx_n_u_is_clutter __pyx_string_tab[53]
-#define __pyx_n_u_isalnum __pyx_string_tab[54]
-#define __pyx_n_u_items __pyx_string_tab[55]
-#define __pyx_n_u_link_box_tags __pyx_string_tab[56]
-#define __pyx_n_u_lower __pyx_string_tab[57]
-#define __pyx_n_u_max_link_share __pyx_string_tab[58]
-#define __pyx_n_u_mcecrawl_algorithms__cleaning __pyx_string_tab[59]
-#define __pyx_n_u_next __pyx_string_tab[60]
-#define __pyx_n_u_nxt __pyx_string_tab[61]
-#define __pyx_n_u_pop __pyx_string_tab[62]
-#define __pyx_n_u_root __pyx_string_tab[63]
-#define __pyx_n_u_self __pyx_string_tab[64]
-#define __pyx_n_u_send __pyx_string_tab[65]
-#define __pyx_n_u_setdefault __pyx_string_tab[66]
-#define __pyx_n_u_skip __pyx_string_tab[67]
-#define __pyx_n_u_skipped_tags __pyx_string_tab[68]
-#define __pyx_n_u_startswith __pyx_string_tab[69]
-#define __pyx_n_u_state __pyx_string_tab[70]
-#define __pyx_n_u_strip __pyx_string_tab[71]
-#define __pyx_n_u_tag __pyx_string_tab[72]
-#define __pyx_n_u_throw __pyx_string_tab[73]
-#define __pyx_n_u_top __pyx_string_tab[74]
-#define __pyx_n_u_update __pyx_string_tab[75]
-#define __pyx_n_u_use_setstate __pyx_string_tab[76]
-#define __pyx_n_u_value __pyx_string_tab[77]
-#define __pyx_n_u_values __pyx_string_tab[78]
-#define __pyx_n_u_w __pyx_string_tab[79]
-#define __pyx_kp_b_iso88591_1F __pyx_string_tab[80]
-#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[81]
-#define __pyx_kp_b_iso88591_Jd_4_PPTTZZ___q_l_vWE_Q_q_t_WE __pyx_string_tab[82]
-#define __pyx_kp_b_iso88591_A_a_5_V1HAYa_d_Q_Q_1F_3at7_1_7 __pyx_string_tab[83]
-#define __pyx_kp_b_iso88591_VW __pyx_string_tab[84]
-#define __pyx_int_132802183 __pyx_number_tab[0]
+#define __pyx_n_u_cline_in_traceback __pyx_string_tab[47]
+#define __pyx_n_u_close __pyx_string_tab[48]
+#define __pyx_n_u_extend __pyx_string_tab[49]
+#define __pyx_n_u_genexpr __pyx_string_tab[50]
+#define __pyx_n_u_is_a __pyx_string_tab[51]
+#define __pyx_n_u_is_clutter __pyx_string_tab[52]
+#define __pyx_n_u_items __pyx_string_tab[53]
+#define __pyx_n_u_link_box_tags __pyx_string_tab[54]
+#define __pyx_n_u_lower __pyx_string_tab[55]
+#define __pyx_n_u_max_link_share __pyx_string_tab[56]
+#define __pyx_n_u_mcecrawl_algorithms__cleaning __pyx_string_tab[57]
+#define __pyx_n_u_next __pyx_string_tab[58]
+#define __pyx_n_u_nxt __pyx_string_tab[59]
+#define __pyx_n_u_pop __pyx_string_tab[60]
+#define __pyx_n_u_root __pyx_string_tab[61]
+#define __pyx_n_u_self __pyx_string_tab[62]
+#define __pyx_n_u_send __pyx_string_tab[63]
+#define __pyx_n_u_setdefault __pyx_string_tab[64]
+#define __pyx_n_u_skip __pyx_string_tab[65]
+#define __pyx_n_u_skipped_tags __pyx_string_tab[66]
+#define __pyx_n_u_startswith __pyx_string_tab[67]
+#define __pyx_n_u_state __pyx_string_tab[68]
+#define __pyx_n_u_tag __pyx_string_tab[69]
+#define __pyx_n_u_throw __pyx_string_tab[70]
+#define __pyx_n_u_top __pyx_string_tab[71]
+#define __pyx_n_u_update __pyx_string_tab[72]
+#define __pyx_n_u_use_setstate __pyx_string_tab[73]
+#define __pyx_n_u_value __pyx_string_tab[74]
+#define __pyx_n_u_values __pyx_string_tab[75]
+#define __pyx_n_u_w __pyx_string_tab[76]
+#define __pyx_kp_b_iso88591_1F __pyx_string_tab[77]
+#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[78]
+#define __pyx_kp_b_iso88591_V4z_Yd_K4q_q_l_vWE_Q_q_t5_uCt5 __pyx_string_tab[79]
+#define __pyx_kp_b_iso88591_A_a_5_V1F_9A_IT_A_q_1F_3at7_1_7 __pyx_string_tab[80]
+#define __pyx_kp_b_iso88591_VW __pyx_string_tab[81]
+#define __pyx_int_58376963 __pyx_number_tab[0]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
 static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
@@ -3170,7 +3209,7 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<5; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<85; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<82; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3213,7 +3252,7 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<5; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<85; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<82; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -3231,7 +3270,7 @@ return 0;
 #endif
 /* #### Code section: module_code ### */
 
-/* "mcecrawl/algorithms/_cleaning.pyx":29
+/* "mcecrawl/algorithms/_cleaning.pyx":30
  * 
  * 
  * cdef inline bint _is_text(xmlNode* c) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3243,7 +3282,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__is_text(xmlN
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":30
+  /* "mcecrawl/algorithms/_cleaning.pyx":31
  * 
  * cdef inline bint _is_text(xmlNode* c) noexcept nogil:
  *     return c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE             # <<<<<<<<<<<<<<
@@ -3264,7 +3303,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__is_text(xmlN
   }
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":29
+  /* "mcecrawl/algorithms/_cleaning.pyx":30
  * 
  * 
  * cdef inline bint _is_text(xmlNode* c) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3277,7 +3316,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__is_text(xmlN
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":33
+/* "mcecrawl/algorithms/_cleaning.pyx":34
  * 
  * 
  * cdef inline bint _skippable(xmlNode* c) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3289,7 +3328,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__skippable(xm
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":34
+  /* "mcecrawl/algorithms/_cleaning.pyx":35
  * 
  * cdef inline bint _skippable(xmlNode* c) noexcept nogil:
  *     return c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END             # <<<<<<<<<<<<<<
@@ -3310,7 +3349,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__skippable(xm
   }
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":33
+  /* "mcecrawl/algorithms/_cleaning.pyx":34
  * 
  * 
  * cdef inline bint _skippable(xmlNode* c) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -3323,7 +3362,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__skippable(xm
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":37
+/* "mcecrawl/algorithms/_cleaning.pyx":38
  * 
  * 
  * cdef object _collect(xmlNode* c):             # <<<<<<<<<<<<<<
@@ -3348,19 +3387,19 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
   __Pyx_RefNannySetupContext("_collect", 0);
 
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":40
+  /* "mcecrawl/algorithms/_cleaning.pyx":41
  *     """lxml's ``_collectText``: the text of consecutive text/CDATA nodes from ``c`` (XInclude
  *     markers stepped over), or None when there is none."""
  *     cdef list parts = []             # <<<<<<<<<<<<<<
  *     while c is not NULL and (_is_text(c) or _skippable(c)):
  *         if _is_text(c) and c.content is not NULL:
 */
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 40, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 41, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_parts = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":41
+  /* "mcecrawl/algorithms/_cleaning.pyx":42
  *     markers stepped over), or None when there is none."""
  *     cdef list parts = []
  *     while c is not NULL and (_is_text(c) or _skippable(c)):             # <<<<<<<<<<<<<<
@@ -3397,7 +3436,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
 
     if (!__pyx_t_2) break;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":42
+    /* "mcecrawl/algorithms/_cleaning.pyx":43
  *     cdef list parts = []
  *     while c is not NULL and (_is_text(c) or _skippable(c)):
  *         if _is_text(c) and c.content is not NULL:             # <<<<<<<<<<<<<<
@@ -3423,20 +3462,20 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
     if (__pyx_t_2) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":43
+      /* "mcecrawl/algorithms/_cleaning.pyx":44
  *     while c is not NULL and (_is_text(c) or _skippable(c)):
  *         if _is_text(c) and c.content is not NULL:
  *             parts.append(PyUnicode_DecodeUTF8(<char*>c.content, strlen(<char*>c.content), NULL))             # <<<<<<<<<<<<<<
  *         c = c.next
  *     if not parts:
 */
-      __pyx_t_1 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->content), strlen(((char *)__pyx_v_c->content)), NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 43, __pyx_L1_error)
+      __pyx_t_1 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->content), strlen(((char *)__pyx_v_c->content)), NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 44, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
-      __pyx_t_4 = __Pyx_PyList_Append(__pyx_v_parts, __pyx_t_1); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 43, __pyx_L1_error)
+      __pyx_t_4 = __Pyx_PyList_Append(__pyx_v_parts, __pyx_t_1); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 44, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":42
+      /* "mcecrawl/algorithms/_cleaning.pyx":43
  *     cdef list parts = []
  *     while c is not NULL and (_is_text(c) or _skippable(c)):
  *         if _is_text(c) and c.content is not NULL:             # <<<<<<<<<<<<<<
@@ -3445,7 +3484,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":44
+    /* "mcecrawl/algorithms/_cleaning.pyx":45
  *         if _is_text(c) and c.content is not NULL:
  *             parts.append(PyUnicode_DecodeUTF8(<char*>c.content, strlen(<char*>c.content), NULL))
  *         c = c.next             # <<<<<<<<<<<<<<
@@ -3457,7 +3496,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
     __pyx_v_c = __pyx_t_5;
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":45
+  /* "mcecrawl/algorithms/_cleaning.pyx":46
  *             parts.append(PyUnicode_DecodeUTF8(<char*>c.content, strlen(<char*>c.content), NULL))
  *         c = c.next
  *     if not parts:             # <<<<<<<<<<<<<<
@@ -3466,7 +3505,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
 */
   {
     Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_v_parts);
-    if (unlikely(((!CYTHON_ASSUME_SAFE_SIZE) && __pyx_temp < 0))) __PYX_ERR(0, 45, __pyx_L1_error)
+    if (unlikely(((!CYTHON_ASSUME_SAFE_SIZE) && __pyx_temp < 0))) __PYX_ERR(0, 46, __pyx_L1_error)
     __pyx_t_2 = (__pyx_temp != 0);
   }
 
@@ -3476,7 +3515,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
   if (__pyx_t_3) {
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":46
+    /* "mcecrawl/algorithms/_cleaning.pyx":47
  *         c = c.next
  *     if not parts:
  *         return None             # <<<<<<<<<<<<<<
@@ -3493,7 +3532,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
     }
     goto __pyx_L0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":45
+    /* "mcecrawl/algorithms/_cleaning.pyx":46
  *             parts.append(PyUnicode_DecodeUTF8(<char*>c.content, strlen(<char*>c.content), NULL))
  *         c = c.next
  *     if not parts:             # <<<<<<<<<<<<<<
@@ -3502,14 +3541,14 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
 */
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":47
+  /* "mcecrawl/algorithms/_cleaning.pyx":48
  *     if not parts:
  *         return None
  *     return parts[0] if len(parts) == 1 else "".join(parts)             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_6 = __Pyx_PyList_GET_SIZE(__pyx_v_parts); if (unlikely(__pyx_t_6 == ((Py_ssize_t)-1))) __PYX_ERR(0, 47, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyList_GET_SIZE(__pyx_v_parts); if (unlikely(__pyx_t_6 == ((Py_ssize_t)-1))) __PYX_ERR(0, 48, __pyx_L1_error)
   __pyx_t_3 = (__pyx_t_6 == 1);
 
 
@@ -3517,7 +3556,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
     __Pyx_INCREF(__Pyx_PyList_GET_ITEM(__pyx_v_parts, 0));
     __pyx_t_1 = __Pyx_PyList_GET_ITEM(__pyx_v_parts, 0);
   } else {
-    __pyx_t_7 = PyUnicode_Join(__pyx_mstate_global->__pyx_kp_u_, __pyx_v_parts); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 47, __pyx_L1_error)
+    __pyx_t_7 = PyUnicode_Join(__pyx_mstate_global->__pyx_kp_u_, __pyx_v_parts); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 48, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_7);
     __pyx_t_1 = __pyx_t_7;
     __pyx_t_7 = 0;
@@ -3534,7 +3573,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":37
+  /* "mcecrawl/algorithms/_cleaning.pyx":38
  * 
  * 
  * cdef object _collect(xmlNode* c):             # <<<<<<<<<<<<<<
@@ -3556,7 +3595,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":50
+/* "mcecrawl/algorithms/_cleaning.pyx":51
  * 
  * 
  * cdef bint _has_clutter_attr(xmlNode* c) noexcept:             # <<<<<<<<<<<<<<
@@ -3572,7 +3611,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
   int __pyx_t_2;
   int __pyx_t_3;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":51
+  /* "mcecrawl/algorithms/_cleaning.pyx":52
  * 
  * cdef bint _has_clutter_attr(xmlNode* c) noexcept:
  *     cdef xmlAttr* a = c.properties             # <<<<<<<<<<<<<<
@@ -3583,7 +3622,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
 
   __pyx_v_a = __pyx_t_1;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":53
+  /* "mcecrawl/algorithms/_cleaning.pyx":54
  *     cdef xmlAttr* a = c.properties
  *     cdef int i
  *     while a is not NULL:             # <<<<<<<<<<<<<<
@@ -3596,7 +3635,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
 
     if (!__pyx_t_2) break;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":54
+    /* "mcecrawl/algorithms/_cleaning.pyx":55
  *     cdef int i
  *     while a is not NULL:
  *         if a.ns is NULL:             # <<<<<<<<<<<<<<
@@ -3608,7 +3647,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
     if (__pyx_t_2) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":55
+      /* "mcecrawl/algorithms/_cleaning.pyx":56
  *     while a is not NULL:
  *         if a.ns is NULL:
  *             for i in range(8):             # <<<<<<<<<<<<<<
@@ -3618,7 +3657,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
       for (__pyx_t_3 = 0; __pyx_t_3 < 8; __pyx_t_3+=1) {
         __pyx_v_i = __pyx_t_3;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":56
+        /* "mcecrawl/algorithms/_cleaning.pyx":57
  *         if a.ns is NULL:
  *             for i in range(8):
  *                 if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:             # <<<<<<<<<<<<<<
@@ -3630,7 +3669,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
         if (__pyx_t_2) {
 
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":57
+          /* "mcecrawl/algorithms/_cleaning.pyx":58
  *             for i in range(8):
  *                 if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:
  *                     return True             # <<<<<<<<<<<<<<
@@ -3643,7 +3682,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
           }
           goto __pyx_L0;
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":56
+          /* "mcecrawl/algorithms/_cleaning.pyx":57
  *         if a.ns is NULL:
  *             for i in range(8):
  *                 if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:             # <<<<<<<<<<<<<<
@@ -3653,7 +3692,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
         }
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":54
+      /* "mcecrawl/algorithms/_cleaning.pyx":55
  *     cdef int i
  *     while a is not NULL:
  *         if a.ns is NULL:             # <<<<<<<<<<<<<<
@@ -3662,7 +3701,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":58
+    /* "mcecrawl/algorithms/_cleaning.pyx":59
  *                 if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:
  *                     return True
  *         a = a.next             # <<<<<<<<<<<<<<
@@ -3674,7 +3713,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
     __pyx_v_a = __pyx_t_1;
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":59
+  /* "mcecrawl/algorithms/_cleaning.pyx":60
  *                     return True
  *         a = a.next
  *     return False             # <<<<<<<<<<<<<<
@@ -3687,7 +3726,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
   }
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":50
+  /* "mcecrawl/algorithms/_cleaning.pyx":51
  * 
  * 
  * cdef bint _has_clutter_attr(xmlNode* c) noexcept:             # <<<<<<<<<<<<<<
@@ -3703,7 +3742,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":62
+/* "mcecrawl/algorithms/_cleaning.pyx":63
  * 
  * 
  * cdef object _attr(xmlNode* c, const char* name):             # <<<<<<<<<<<<<<
@@ -3725,7 +3764,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_attr", 0);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":64
+  /* "mcecrawl/algorithms/_cleaning.pyx":65
  * cdef object _attr(xmlNode* c, const char* name):
  *     """``el.get(name)`` for a non-namespaced attribute."""
  *     cdef xmlAttr* a = c.properties             # <<<<<<<<<<<<<<
@@ -3736,7 +3775,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
 
   __pyx_v_a = __pyx_t_1;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":65
+  /* "mcecrawl/algorithms/_cleaning.pyx":66
  *     """``el.get(name)`` for a non-namespaced attribute."""
  *     cdef xmlAttr* a = c.properties
  *     while a is not NULL:             # <<<<<<<<<<<<<<
@@ -3749,7 +3788,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
 
     if (!__pyx_t_2) break;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":66
+    /* "mcecrawl/algorithms/_cleaning.pyx":67
  *     cdef xmlAttr* a = c.properties
  *     while a is not NULL:
  *         if a.ns is NULL and strcmp(<const char*>a.name, name) == 0:             # <<<<<<<<<<<<<<
@@ -3775,19 +3814,19 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
     if (__pyx_t_2) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":67
+      /* "mcecrawl/algorithms/_cleaning.pyx":68
  *     while a is not NULL:
  *         if a.ns is NULL and strcmp(<const char*>a.name, name) == 0:
  *             value = _collect(a.children)             # <<<<<<<<<<<<<<
  *             return "" if value is None else value
  *         a = a.next
 */
-      __pyx_t_4 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(__pyx_v_a->children); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 67, __pyx_L1_error)
+      __pyx_t_4 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(__pyx_v_a->children); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 68, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
       __pyx_v_value = __pyx_t_4;
       __pyx_t_4 = 0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":68
+      /* "mcecrawl/algorithms/_cleaning.pyx":69
  *         if a.ns is NULL and strcmp(<const char*>a.name, name) == 0:
  *             value = _collect(a.children)
  *             return "" if value is None else value             # <<<<<<<<<<<<<<
@@ -3814,7 +3853,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
       __pyx_t_4 = 0;
       goto __pyx_L0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":66
+      /* "mcecrawl/algorithms/_cleaning.pyx":67
  *     cdef xmlAttr* a = c.properties
  *     while a is not NULL:
  *         if a.ns is NULL and strcmp(<const char*>a.name, name) == 0:             # <<<<<<<<<<<<<<
@@ -3823,7 +3862,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":69
+    /* "mcecrawl/algorithms/_cleaning.pyx":70
  *             value = _collect(a.children)
  *             return "" if value is None else value
  *         a = a.next             # <<<<<<<<<<<<<<
@@ -3835,7 +3874,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
     __pyx_v_a = __pyx_t_1;
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":70
+  /* "mcecrawl/algorithms/_cleaning.pyx":71
  *             return "" if value is None else value
  *         a = a.next
  *     return None             # <<<<<<<<<<<<<<
@@ -3852,7 +3891,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
   }
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":62
+  /* "mcecrawl/algorithms/_cleaning.pyx":63
  * 
  * 
  * cdef object _attr(xmlNode* c, const char* name):             # <<<<<<<<<<<<<<
@@ -3873,7 +3912,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":73
+/* "mcecrawl/algorithms/_cleaning.pyx":74
  * 
  * 
  * cdef bint _counts_as_link(xmlNode* c):             # <<<<<<<<<<<<<<
@@ -3897,26 +3936,26 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *__
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_counts_as_link", 0);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":74
+  /* "mcecrawl/algorithms/_cleaning.pyx":75
  * 
  * cdef bint _counts_as_link(xmlNode* c):
  *     href = _attr(c, b"href")             # <<<<<<<<<<<<<<
  *     return not (href or "").lower().startswith("javascript:")
  * 
 */
-  __pyx_t_1 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(__pyx_v_c, __pyx_k_href); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 74, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(__pyx_v_c, __pyx_k_href); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 75, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_href = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":75
+  /* "mcecrawl/algorithms/_cleaning.pyx":76
  * cdef bint _counts_as_link(xmlNode* c):
  *     href = _attr(c, b"href")
  *     return not (href or "").lower().startswith("javascript:")             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_v_href); if (unlikely((__pyx_t_6 < 0))) __PYX_ERR(0, 75, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_v_href); if (unlikely((__pyx_t_6 < 0))) __PYX_ERR(0, 76, __pyx_L1_error)
   if (!__pyx_t_6) {
   } else {
     __Pyx_INCREF(__pyx_v_href);
@@ -3934,7 +3973,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *__
     __pyx_t_3 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_lower, __pyx_callargs+__pyx_t_7, (1-__pyx_t_7) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 75, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 76, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
   }
   __pyx_t_2 = __pyx_t_3;
@@ -3945,10 +3984,10 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *__
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_startswith, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 75, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 76, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_6 < 0))) __PYX_ERR(0, 75, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_6 < 0))) __PYX_ERR(0, 76, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   {
 
@@ -3957,7 +3996,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *__
 
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":73
+  /* "mcecrawl/algorithms/_cleaning.pyx":74
  * 
  * 
  * cdef bint _counts_as_link(xmlNode* c):             # <<<<<<<<<<<<<<
@@ -3980,14 +4019,634 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *__
   __Pyx_RefNannyFinishContext();
   return __pyx_r;
 }
+
+/* "mcecrawl/algorithms/_cleaning.pyx":79
+ * 
+ * 
+ * cdef inline Py_ssize_t _code_point(const unsigned char* p, Py_ssize_t i, Py_ssize_t n, unsigned int* cp) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The code point starting at ``p[i]`` (``*cp``) and its length in bytes; a malformed byte is
+ *     one code point of its own (libxml2's text is UTF-8; decoding checks it strictly later)."""
+*/
+
+static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_point(unsigned char const *__pyx_v_p, Py_ssize_t __pyx_v_i, Py_ssize_t __pyx_v_n, unsigned int *__pyx_v_cp) {
+  unsigned char __pyx_v_c;
+  Py_ssize_t __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":82
+ *     """The code point starting at ``p[i]`` (``*cp``) and its length in bytes; a malformed byte is
+ *     one code point of its own (libxml2's text is UTF-8; decoding checks it strictly later)."""
+ *     cdef unsigned char c = p[i]             # <<<<<<<<<<<<<<
+ *     if c < 0x80:
+ *         cp[0] = c
+*/
+  __pyx_v_c = (__pyx_v_p[__pyx_v_i]);
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":83
+ *     one code point of its own (libxml2's text is UTF-8; decoding checks it strictly later)."""
+ *     cdef unsigned char c = p[i]
+ *     if c < 0x80:             # <<<<<<<<<<<<<<
+ *         cp[0] = c
+ *         return 1
+*/
+  __pyx_t_1 = (__pyx_v_c < 0x80);
+
+  if (__pyx_t_1) {
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":84
+ *     cdef unsigned char c = p[i]
+ *     if c < 0x80:
+ *         cp[0] = c             # <<<<<<<<<<<<<<
+ *         return 1
+ *     if c >= 0xF0 and i + 3 < n:
+*/
+    (__pyx_v_cp[0]) = __pyx_v_c;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":85
+ *     if c < 0x80:
+ *         cp[0] = c
+ *         return 1             # <<<<<<<<<<<<<<
+ *     if c >= 0xF0 and i + 3 < n:
+ *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
+*/
+    {
+
+      __pyx_r = 1;
+    }
+    goto __pyx_L0;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":83
+ *     one code point of its own (libxml2's text is UTF-8; decoding checks it strictly later)."""
+ *     cdef unsigned char c = p[i]
+ *     if c < 0x80:             # <<<<<<<<<<<<<<
+ *         cp[0] = c
+ *         return 1
+*/
+  }
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":86
+ *         cp[0] = c
+ *         return 1
+ *     if c >= 0xF0 and i + 3 < n:             # <<<<<<<<<<<<<<
+ *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
+ *         return 4
+*/
+  __pyx_t_2 = (__pyx_v_c >= 0xF0);
+
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L5_bool_binop_done;
+  }
+  __pyx_t_2 = ((__pyx_v_i + 3) < __pyx_v_n);
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L5_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":87
+ *         return 1
+ *     if c >= 0xF0 and i + 3 < n:
+ *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)             # <<<<<<<<<<<<<<
+ *         return 4
+ *     if c >= 0xE0 and i + 2 < n:
+*/
+    (__pyx_v_cp[0]) = (((((__pyx_v_c & 0x07) << 18) | (((__pyx_v_p[(__pyx_v_i + 1)]) & 0x3F) << 12)) | (((__pyx_v_p[(__pyx_v_i + 2)]) & 0x3F) << 6)) | ((__pyx_v_p[(__pyx_v_i + 3)]) & 0x3F));
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":88
+ *     if c >= 0xF0 and i + 3 < n:
+ *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
+ *         return 4             # <<<<<<<<<<<<<<
+ *     if c >= 0xE0 and i + 2 < n:
+ *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
+*/
+    {
+
+      __pyx_r = 4;
+    }
+    goto __pyx_L0;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":86
+ *         cp[0] = c
+ *         return 1
+ *     if c >= 0xF0 and i + 3 < n:             # <<<<<<<<<<<<<<
+ *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
+ *         return 4
+*/
+  }
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":89
+ *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
+ *         return 4
+ *     if c >= 0xE0 and i + 2 < n:             # <<<<<<<<<<<<<<
+ *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
+ *         return 3
+*/
+  __pyx_t_2 = (__pyx_v_c >= 0xE0);
+
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L8_bool_binop_done;
+  }
+  __pyx_t_2 = ((__pyx_v_i + 2) < __pyx_v_n);
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L8_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":90
+ *         return 4
+ *     if c >= 0xE0 and i + 2 < n:
+ *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)             # <<<<<<<<<<<<<<
+ *         return 3
+ *     if c >= 0xC0 and i + 1 < n:
+*/
+    (__pyx_v_cp[0]) = ((((__pyx_v_c & 0x0F) << 12) | (((__pyx_v_p[(__pyx_v_i + 1)]) & 0x3F) << 6)) | ((__pyx_v_p[(__pyx_v_i + 2)]) & 0x3F));
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":91
+ *     if c >= 0xE0 and i + 2 < n:
+ *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
+ *         return 3             # <<<<<<<<<<<<<<
+ *     if c >= 0xC0 and i + 1 < n:
+ *         cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)
+*/
+    {
+
+      __pyx_r = 3;
+    }
+    goto __pyx_L0;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":89
+ *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
+ *         return 4
+ *     if c >= 0xE0 and i + 2 < n:             # <<<<<<<<<<<<<<
+ *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
+ *         return 3
+*/
+  }
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":92
+ *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
+ *         return 3
+ *     if c >= 0xC0 and i + 1 < n:             # <<<<<<<<<<<<<<
+ *         cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)
+ *         return 2
+*/
+  __pyx_t_2 = (__pyx_v_c >= 0xC0);
+
+  if (__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L11_bool_binop_done;
+  }
+  __pyx_t_2 = ((__pyx_v_i + 1) < __pyx_v_n);
+
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L11_bool_binop_done:;
+  if (__pyx_t_1) {
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":93
+ *         return 3
+ *     if c >= 0xC0 and i + 1 < n:
+ *         cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)             # <<<<<<<<<<<<<<
+ *         return 2
+ *     cp[0] = 0xFFFD
+*/
+    (__pyx_v_cp[0]) = (((__pyx_v_c & 0x1F) << 6) | ((__pyx_v_p[(__pyx_v_i + 1)]) & 0x3F));
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":94
+ *     if c >= 0xC0 and i + 1 < n:
+ *         cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)
+ *         return 2             # <<<<<<<<<<<<<<
+ *     cp[0] = 0xFFFD
+ *     return 1
+*/
+    {
+
+      __pyx_r = 2;
+    }
+    goto __pyx_L0;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":92
+ *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
+ *         return 3
+ *     if c >= 0xC0 and i + 1 < n:             # <<<<<<<<<<<<<<
+ *         cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)
+ *         return 2
+*/
+  }
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":95
+ *         cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)
+ *         return 2
+ *     cp[0] = 0xFFFD             # <<<<<<<<<<<<<<
+ *     return 1
+ * 
+*/
+  (__pyx_v_cp[0]) = 0xFFFD;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":96
+ *         return 2
+ *     cp[0] = 0xFFFD
+ *     return 1             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = 1;
+  }
+  goto __pyx_L0;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":79
+ * 
+ * 
+ * cdef inline Py_ssize_t _code_point(const unsigned char* p, Py_ssize_t i, Py_ssize_t n, unsigned int* cp) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """The code point starting at ``p[i]`` (``*cp``) and its length in bytes; a malformed byte is
+ *     one code point of its own (libxml2's text is UTF-8; decoding checks it strictly later)."""
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+  return __pyx_r;
+}
+
+/* "mcecrawl/algorithms/_cleaning.pyx":99
+ * 
+ * 
+ * cdef inline bint _isspace(unsigned int cp) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """str.isspace: the 29 whitespace characters of Unicode's White_Space and Python's own."""
+ *     if cp < 0x80:
+*/
+
+static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(unsigned int __pyx_v_cp) {
+  int __pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":101
+ * cdef inline bint _isspace(unsigned int cp) noexcept nogil:
+ *     """str.isspace: the 29 whitespace characters of Unicode's White_Space and Python's own."""
+ *     if cp < 0x80:             # <<<<<<<<<<<<<<
+ *         return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F
+ *     return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029
+*/
+  __pyx_t_1 = (__pyx_v_cp < 0x80);
+
+  if (__pyx_t_1) {
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":102
+ *     """str.isspace: the 29 whitespace characters of Unicode's White_Space and Python's own."""
+ *     if cp < 0x80:
+ *         return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F             # <<<<<<<<<<<<<<
+ *     return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029
+ *             or cp == 0x202F or cp == 0x205F or cp == 0x3000)
+*/
+    __pyx_t_2 = (__pyx_v_cp == 0x20);
+
+    if (!__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L4_bool_binop_done;
+    }
+    __pyx_t_2 = (0x09 <= __pyx_v_cp);
+    if (__pyx_t_2) {
+      __pyx_t_2 = (__pyx_v_cp <= 0x0D);
+    }
+    if (!__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L4_bool_binop_done;
+    }
+    __pyx_t_2 = (0x1C <= __pyx_v_cp);
+    if (__pyx_t_2) {
+      __pyx_t_2 = (__pyx_v_cp <= 0x1F);
+    }
+
+    __pyx_t_1 = __pyx_t_2;
+
+    __pyx_L4_bool_binop_done:;
+    {
+      __pyx_r = __pyx_t_1;
+    }
+    goto __pyx_L0;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":101
+ * cdef inline bint _isspace(unsigned int cp) noexcept nogil:
+ *     """str.isspace: the 29 whitespace characters of Unicode's White_Space and Python's own."""
+ *     if cp < 0x80:             # <<<<<<<<<<<<<<
+ *         return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F
+ *     return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029
+*/
+  }
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":103
+ *     if cp < 0x80:
+ *         return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F
+ *     return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029             # <<<<<<<<<<<<<<
+ *             or cp == 0x202F or cp == 0x205F or cp == 0x3000)
+ * 
+*/
+  __pyx_t_2 = (__pyx_v_cp == 0x85);
+
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L7_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_v_cp == 0xA0);
+
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L7_bool_binop_done;
+  }
+  __pyx_t_2 = (__pyx_v_cp == 0x1680);
+
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L7_bool_binop_done;
+  }
+  __pyx_t_2 = (0x2000 <= __pyx_v_cp);
+  if (__pyx_t_2) {
+    __pyx_t_2 = (__pyx_v_cp <= 0x200A);
+  }
+  if (!__pyx_t_2) {
+
+  } else {
+
+    __pyx_t_1 = __pyx_t_2;
+
+    goto __pyx_L7_bool_binop_done;
+  }
+  switch (__pyx_v_cp) {
+    case 0x2028:
+    case 0x2029:
+    case 0x202F:
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":104
+ *         return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F
+ *     return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029
+ *             or cp == 0x202F or cp == 0x205F or cp == 0x3000)             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+    case 0x205F:
+    case 0x3000:
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":103
+ *     if cp < 0x80:
+ *         return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F
+ *     return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029             # <<<<<<<<<<<<<<
+ *             or cp == 0x202F or cp == 0x205F or cp == 0x3000)
+ * 
+*/
+    __pyx_t_2 = 1;
+    break;
+    default:
+    __pyx_t_2 = 0;
+    break;
+  }
+
+  __pyx_t_1 = __pyx_t_2;
+
+  __pyx_L7_bool_binop_done:;
+  {
+    __pyx_r = __pyx_t_1;
+  }
+  goto __pyx_L0;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":99
+ * 
+ * 
+ * cdef inline bint _isspace(unsigned int cp) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """str.isspace: the 29 whitespace characters of Unicode's White_Space and Python's own."""
+ *     if cp < 0x80:
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+  return __pyx_r;
+}
+
+/* "mcecrawl/algorithms/_cleaning.pyx":107
+ * 
+ * 
+ * cdef Py_ssize_t _stripped_chars(const unsigned char* p, Py_ssize_t a, Py_ssize_t b) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """``len(text.strip())`` of the UTF-8 bytes ``p[a:b]``."""
+ *     cdef Py_ssize_t i = a, k, count = 0, pending = 0
+*/
+
+static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsigned char const *__pyx_v_p, Py_ssize_t __pyx_v_a, Py_ssize_t __pyx_v_b) {
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_k;
+  Py_ssize_t __pyx_v_count;
+  Py_ssize_t __pyx_v_pending;
+  unsigned int __pyx_v_cp;
+  int __pyx_v_started;
+  Py_ssize_t __pyx_r;
+  int __pyx_t_1;
+  Py_ssize_t __pyx_t_2;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":109
+ * cdef Py_ssize_t _stripped_chars(const unsigned char* p, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+ *     """``len(text.strip())`` of the UTF-8 bytes ``p[a:b]``."""
+ *     cdef Py_ssize_t i = a, k, count = 0, pending = 0             # <<<<<<<<<<<<<<
+ *     cdef unsigned int cp
+ *     cdef bint started = False
+*/
+  __pyx_v_i = __pyx_v_a;
+  __pyx_v_count = 0;
+  __pyx_v_pending = 0;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":111
+ *     cdef Py_ssize_t i = a, k, count = 0, pending = 0
+ *     cdef unsigned int cp
+ *     cdef bint started = False             # <<<<<<<<<<<<<<
+ *     while i < b:
+ *         k = _code_point(p, i, b, &cp)
+*/
+  __pyx_v_started = 0;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":112
+ *     cdef unsigned int cp
+ *     cdef bint started = False
+ *     while i < b:             # <<<<<<<<<<<<<<
+ *         k = _code_point(p, i, b, &cp)
+ *         if _isspace(cp):
+*/
+  while (1) {
+    __pyx_t_1 = (__pyx_v_i < __pyx_v_b);
+
+
+    if (!__pyx_t_1) break;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":113
+ *     cdef bint started = False
+ *     while i < b:
+ *         k = _code_point(p, i, b, &cp)             # <<<<<<<<<<<<<<
+ *         if _isspace(cp):
+ *             pending += 1
+*/
+    __pyx_v_k = __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_point(__pyx_v_p, __pyx_v_i, __pyx_v_b, (&__pyx_v_cp));
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":114
+ *     while i < b:
+ *         k = _code_point(p, i, b, &cp)
+ *         if _isspace(cp):             # <<<<<<<<<<<<<<
+ *             pending += 1
+ *         else:
+*/
+    __pyx_t_1 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(__pyx_v_cp);
+
+    if (__pyx_t_1) {
+
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":115
+ *         k = _code_point(p, i, b, &cp)
+ *         if _isspace(cp):
+ *             pending += 1             # <<<<<<<<<<<<<<
+ *         else:
+ *             count += pending + 1 if started else 1
+*/
+      __pyx_v_pending = (__pyx_v_pending + 1);
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":114
+ *     while i < b:
+ *         k = _code_point(p, i, b, &cp)
+ *         if _isspace(cp):             # <<<<<<<<<<<<<<
+ *             pending += 1
+ *         else:
+*/
+      goto __pyx_L5;
+    }
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":117
+ *             pending += 1
+ *         else:
+ *             count += pending + 1 if started else 1             # <<<<<<<<<<<<<<
+ *             pending = 0
+ *             started = True
+*/
+    /*else*/ {
+      if (__pyx_v_started) {
+
+        __pyx_t_2 = (__pyx_v_pending + 1);
+      } else {
+
+        __pyx_t_2 = 1;
+      }
+      __pyx_v_count = (__pyx_v_count + __pyx_t_2);
+
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":118
+ *         else:
+ *             count += pending + 1 if started else 1
+ *             pending = 0             # <<<<<<<<<<<<<<
+ *             started = True
+ *         i += k
+*/
+      __pyx_v_pending = 0;
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":119
+ *             count += pending + 1 if started else 1
+ *             pending = 0
+ *             started = True             # <<<<<<<<<<<<<<
+ *         i += k
+ *     return count
+*/
+      __pyx_v_started = 1;
+    }
+    __pyx_L5:;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":120
+ *             pending = 0
+ *             started = True
+ *         i += k             # <<<<<<<<<<<<<<
+ *     return count
+ * 
+*/
+    __pyx_v_i = (__pyx_v_i + __pyx_v_k);
+  }
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":121
+ *             started = True
+ *         i += k
+ *     return count             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_count;
+  }
+  goto __pyx_L0;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":107
+ * 
+ * 
+ * cdef Py_ssize_t _stripped_chars(const unsigned char* p, Py_ssize_t a, Py_ssize_t b) noexcept nogil:             # <<<<<<<<<<<<<<
+ *     """``len(text.strip())`` of the UTF-8 bytes ``p[a:b]``."""
+ *     cdef Py_ssize_t i = a, k, count = 0, pending = 0
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+
+
+
+
+  return __pyx_r;
+}
 static PyObject *__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2generator(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value); /* proto */
 
-/* "mcecrawl/algorithms/_cleaning.pyx":89
- *             text = self.collapse("".join(self.parts))
+/* "mcecrawl/algorithms/_cleaning.pyx":159
+ *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):             # <<<<<<<<<<<<<<
  *                 self.out.append(text)
- *             self.parts.clear()
+ *             del self.buf[:]
 */
 
 static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_genexpr(CYTHON_UNUSED PyObject *__pyx_self, PyObject *__pyx_genexpr_arg_0) {
@@ -4002,7 +4661,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_genexp
   if (unlikely(!__pyx_cur_scope)) {
     __pyx_cur_scope = ((struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr *)Py_None);
     __Pyx_INCREF(Py_None);
-    __PYX_ERR(0, 89, __pyx_L1_error)
+    __PYX_ERR(0, 159, __pyx_L1_error)
   } else {
     __Pyx_GOTREF((PyObject *)__pyx_cur_scope);
   }
@@ -4010,7 +4669,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_genexp
   __Pyx_INCREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
   __Pyx_GIVEREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
   {
-    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2generator, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_Walk_flush_locals_genexpr, __pyx_mstate_global->__pyx_n_u_mcecrawl_algorithms__cleaning); if (unlikely(!gen)) __PYX_ERR(0, 89, __pyx_L1_error)
+    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2generator, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_Walk_flush_locals_genexpr, __pyx_mstate_global->__pyx_n_u_mcecrawl_algorithms__cleaning); if (unlikely(!gen)) __PYX_ERR(0, 159, __pyx_L1_error)
     __Pyx_DECREF(__pyx_cur_scope);
     __Pyx_RefNannyFinishContext();
     return (PyObject *) gen;
@@ -4032,11 +4691,12 @@ static PyObject *__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2gener
   PyObject *__pyx_r = NULL;
   PyObject *__pyx_t_1 = NULL;
   Py_ssize_t __pyx_t_2;
-  PyObject *(*__pyx_t_3)(PyObject *);
-  PyObject *__pyx_t_4 = NULL;
-  PyObject *__pyx_t_5 = NULL;
-  size_t __pyx_t_6;
-  int __pyx_t_7;
+  Py_ssize_t __pyx_t_3;
+  void *__pyx_t_4;
+  int __pyx_t_5;
+  int __pyx_t_6;
+  Py_ssize_t __pyx_t_7;
+  int __pyx_t_8;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -4049,74 +4709,21 @@ static PyObject *__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2gener
     return NULL;
   }
   __pyx_L3_first_run:;
-  if (unlikely(!__pyx_sent_value)) __PYX_ERR(0, 89, __pyx_L1_error)
-  if (unlikely(!__pyx_cur_scope->__pyx_genexpr_arg_0)) { __Pyx_RaiseUnboundLocalError(".0"); __PYX_ERR(0, 89, __pyx_L1_error) }
-  if (likely(PyList_CheckExact(__pyx_cur_scope->__pyx_genexpr_arg_0)) || PyTuple_CheckExact(__pyx_cur_scope->__pyx_genexpr_arg_0)) {
-    __pyx_t_1 = __pyx_cur_scope->__pyx_genexpr_arg_0; __Pyx_INCREF(__pyx_t_1);
-    __pyx_t_2 = 0;
-    __pyx_t_3 = NULL;
-  } else {
-    __pyx_t_2 = -1; __pyx_t_1 = PyObject_GetIter(__pyx_cur_scope->__pyx_genexpr_arg_0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 89, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_1); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 89, __pyx_L1_error)
+  if (unlikely(!__pyx_sent_value)) __PYX_ERR(0, 159, __pyx_L1_error)
+  if (unlikely(!__pyx_cur_scope->__pyx_genexpr_arg_0)) { __Pyx_RaiseUnboundLocalError(".0"); __PYX_ERR(0, 159, __pyx_L1_error) }
+  if (unlikely(__pyx_cur_scope->__pyx_genexpr_arg_0 == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "\047NoneType\047 is not iterable");
+    __PYX_ERR(0, 159, __pyx_L1_error)
   }
-  for (;;) {
-    if (likely(!__pyx_t_3)) {
-      if (likely(PyList_CheckExact(__pyx_t_1))) {
-        {
-          Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
-          #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 89, __pyx_L1_error)
-          #endif
-          if (__pyx_t_2 >= __pyx_temp) break;
-        }
-        __pyx_t_4 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_1, __pyx_t_2, __Pyx_ReferenceSharing_OwnStrongReference);
-        ++__pyx_t_2;
-      } else {
-        {
-          Py_ssize_t __pyx_temp = __Pyx_PyTuple_GET_SIZE(__pyx_t_1);
-          #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 89, __pyx_L1_error)
-          #endif
-          if (__pyx_t_2 >= __pyx_temp) break;
-        }
-        #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
-        __pyx_t_4 = __Pyx_NewRef(PyTuple_GET_ITEM(__pyx_t_1, __pyx_t_2));
-        #else
-        __pyx_t_4 = __Pyx_PySequence_ITEM(__pyx_t_1, __pyx_t_2);
-        #endif
-        ++__pyx_t_2;
-      }
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 89, __pyx_L1_error)
-    } else {
-      __pyx_t_4 = __pyx_t_3(__pyx_t_1);
-      if (unlikely(!__pyx_t_4)) {
-        PyObject* exc_type = PyErr_Occurred();
-        if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 89, __pyx_L1_error)
-          PyErr_Clear();
-        }
-        break;
-      }
-    }
-    __Pyx_GOTREF(__pyx_t_4);
-    __Pyx_XGOTREF(__pyx_cur_scope->__pyx_v_ch);
-    __Pyx_XDECREF_SET(__pyx_cur_scope->__pyx_v_ch, __pyx_t_4);
-    __Pyx_GIVEREF(__pyx_t_4);
-    __pyx_t_4 = 0;
-    __pyx_t_5 = __pyx_cur_scope->__pyx_v_ch;
-    __Pyx_INCREF(__pyx_t_5);
-    __pyx_t_6 = 0;
-    {
-      PyObject *__pyx_callargs[2] = {__pyx_t_5, NULL};
-      __pyx_t_4 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_isalnum, __pyx_callargs+__pyx_t_6, (1-__pyx_t_6) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-      __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 89, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_4);
-    }
-    __pyx_t_7 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely((__pyx_t_7 < 0))) __PYX_ERR(0, 89, __pyx_L1_error)
-    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    if (__pyx_t_7) {
+  __Pyx_INCREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
+  __pyx_t_1 = __pyx_cur_scope->__pyx_genexpr_arg_0;
+  __pyx_t_6 = __Pyx_init_unicode_iteration(__pyx_t_1, (&__pyx_t_3), (&__pyx_t_4), (&__pyx_t_5)); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 159, __pyx_L1_error)
+
+  for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_3; __pyx_t_7++) {
+    __pyx_t_2 = __pyx_t_7;
+    __pyx_cur_scope->__pyx_v_ch = __Pyx_PyUnicode_READ(__pyx_t_5, __pyx_t_4, __pyx_t_2);
+    __pyx_t_8 = __Pyx_Py_UNICODE_ISALNUM(__pyx_cur_scope->__pyx_v_ch); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 159, __pyx_L1_error)
+    if (__pyx_t_8) {
 
       {
         PyObject *__pyx_temp;
@@ -4131,7 +4738,6 @@ static PyObject *__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2gener
       goto __pyx_L0;
     }
   }
-  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   /*else*/ {
     {
       PyObject *__pyx_temp;
@@ -4142,16 +4748,16 @@ static PyObject *__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2gener
       }
       __Pyx_XDECREF(__pyx_temp);
     }
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     goto __pyx_L0;
   }
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   CYTHON_MAYBE_UNUSED_VAR(__pyx_cur_scope);
 
   /* function exit code */
   goto __pyx_L0;
   __pyx_L1_error:;
   __Pyx_XDECREF(__pyx_t_1);
-  __Pyx_XDECREF(__pyx_t_4);
-  __Pyx_XDECREF(__pyx_t_5);
   if (__Pyx_PyErr_Occurred()) {
     __Pyx_Generator_Replace_StopIteration(0);
     __Pyx_AddTraceback("genexpr", __pyx_clineno, __pyx_lineno, __pyx_filename);
@@ -4167,340 +4773,673 @@ static PyObject *__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2gener
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":84
+/* "mcecrawl/algorithms/_cleaning.pyx":130
  *     cdef double max_link_share
  * 
  *     cdef void flush(self) except *:             # <<<<<<<<<<<<<<
- *         cdef Py_ssize_t chars
- *         if self.parts:
+ *         """``collapse`` (U+FEFF dropped, whitespace runs to one space, stripped) on the bytes, then
+ *         the block is kept when it has a letter or digit and not too much link text."""
 */
 
 static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_v_self) {
+  Py_ssize_t __pyx_v_n;
+  Py_ssize_t __pyx_v_i;
+  Py_ssize_t __pyx_v_k;
+  Py_ssize_t __pyx_v_w;
   Py_ssize_t __pyx_v_chars;
+  unsigned char const *__pyx_v_p;
+  unsigned char *__pyx_v_o;
+  unsigned int __pyx_v_cp;
+  int __pyx_v_space;
+  PyObject *__pyx_v_collapsed = 0;
   PyObject *__pyx_v_text = NULL;
   PyObject *__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2generator = 0;
   __Pyx_RefNannyDeclarations
-  int __pyx_t_1;
-  PyObject *__pyx_t_2 = NULL;
-  PyObject *__pyx_t_3 = NULL;
+  PyObject *__pyx_t_1 = NULL;
+  Py_ssize_t __pyx_t_2;
+  int __pyx_t_3;
   PyObject *__pyx_t_4 = NULL;
   PyObject *__pyx_t_5 = NULL;
-  PyObject *__pyx_t_6 = NULL;
-  size_t __pyx_t_7;
-  Py_ssize_t __pyx_t_8;
+  size_t __pyx_t_6;
+  char *__pyx_t_7;
+  int __pyx_t_8;
   int __pyx_t_9;
-  int __pyx_t_10;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("flush", 0);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":86
- *     cdef void flush(self) except *:
- *         cdef Py_ssize_t chars
- *         if self.parts:             # <<<<<<<<<<<<<<
- *             text = self.collapse("".join(self.parts))
+  /* "mcecrawl/algorithms/_cleaning.pyx":133
+ *         """``collapse`` (U+FEFF dropped, whitespace runs to one space, stripped) on the bytes, then
+ *         the block is kept when it has a letter or digit and not too much link text."""
+ *         cdef Py_ssize_t n = len(self.buf), i = 0, k, w = 0, chars             # <<<<<<<<<<<<<<
+ *         cdef const unsigned char* p
+ *         cdef unsigned char* o
+*/
+  __pyx_t_1 = __pyx_v_self->buf;
+  __Pyx_INCREF(__pyx_t_1);
+  if (unlikely(__pyx_t_1 == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+    __PYX_ERR(0, 133, __pyx_L1_error)
+  }
+  __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 133, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_v_n = __pyx_t_2;
+  __pyx_v_i = 0;
+  __pyx_v_w = 0;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":137
+ *         cdef unsigned char* o
+ *         cdef unsigned int cp
+ *         cdef bint space = False             # <<<<<<<<<<<<<<
+ *         cdef bytearray collapsed
+ *         if n:
+*/
+  __pyx_v_space = 0;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":139
+ *         cdef bint space = False
+ *         cdef bytearray collapsed
+ *         if n:             # <<<<<<<<<<<<<<
+ *             collapsed = bytearray(n)
+ *             p = <const unsigned char*>(<char*>self.buf)
+*/
+  __pyx_t_3 = (__pyx_v_n != 0);
+
+  if (__pyx_t_3) {
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":140
+ *         cdef bytearray collapsed
+ *         if n:
+ *             collapsed = bytearray(n)             # <<<<<<<<<<<<<<
+ *             p = <const unsigned char*>(<char*>self.buf)
+ *             o = <unsigned char*>(<char*>collapsed)
+*/
+    __pyx_t_4 = NULL;
+    __pyx_t_5 = PyLong_FromSsize_t(__pyx_v_n); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 140, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __pyx_t_6 = 1;
+    {
+      PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_t_5};
+      __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(&PyByteArray_Type), __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+      __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
+      __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 140, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+    }
+    __pyx_v_collapsed = ((PyObject*)__pyx_t_1);
+    __pyx_t_1 = 0;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":141
+ *         if n:
+ *             collapsed = bytearray(n)
+ *             p = <const unsigned char*>(<char*>self.buf)             # <<<<<<<<<<<<<<
+ *             o = <unsigned char*>(<char*>collapsed)
+ *             while i < n:
+*/
+    __pyx_t_7 = __Pyx_PyObject_AsWritableString(__pyx_v_self->buf); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 141, __pyx_L1_error)
+    __pyx_v_p = ((unsigned char const *)((char *)__pyx_t_7));
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":142
+ *             collapsed = bytearray(n)
+ *             p = <const unsigned char*>(<char*>self.buf)
+ *             o = <unsigned char*>(<char*>collapsed)             # <<<<<<<<<<<<<<
+ *             while i < n:
+ *                 k = _code_point(p, i, n, &cp)
+*/
+    __pyx_t_7 = __Pyx_PyObject_AsWritableString(__pyx_v_collapsed); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 142, __pyx_L1_error)
+    __pyx_v_o = ((unsigned char *)((char *)__pyx_t_7));
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":143
+ *             p = <const unsigned char*>(<char*>self.buf)
+ *             o = <unsigned char*>(<char*>collapsed)
+ *             while i < n:             # <<<<<<<<<<<<<<
+ *                 k = _code_point(p, i, n, &cp)
+ *                 if cp == 0xFEFF and k == 3:
+*/
+    while (1) {
+      __pyx_t_3 = (__pyx_v_i < __pyx_v_n);
+
+
+      if (!__pyx_t_3) break;
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":144
+ *             o = <unsigned char*>(<char*>collapsed)
+ *             while i < n:
+ *                 k = _code_point(p, i, n, &cp)             # <<<<<<<<<<<<<<
+ *                 if cp == 0xFEFF and k == 3:
+ *                     pass
+*/
+      __pyx_v_k = __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_point(__pyx_v_p, __pyx_v_i, __pyx_v_n, (&__pyx_v_cp));
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":145
+ *             while i < n:
+ *                 k = _code_point(p, i, n, &cp)
+ *                 if cp == 0xFEFF and k == 3:             # <<<<<<<<<<<<<<
+ *                     pass
+ *                 elif _isspace(cp):
+*/
+      __pyx_t_8 = (__pyx_v_cp == 0xFEFF);
+
+      if (__pyx_t_8) {
+
+      } else {
+
+        __pyx_t_3 = __pyx_t_8;
+
+        goto __pyx_L7_bool_binop_done;
+      }
+      __pyx_t_8 = (__pyx_v_k == 3);
+
+
+      __pyx_t_3 = __pyx_t_8;
+
+      __pyx_L7_bool_binop_done:;
+      if (__pyx_t_3) {
+
+        goto __pyx_L6;
+      }
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":147
+ *                 if cp == 0xFEFF and k == 3:
+ *                     pass
+ *                 elif _isspace(cp):             # <<<<<<<<<<<<<<
+ *                     space = w > 0
+ *                 else:
+*/
+      __pyx_t_3 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(__pyx_v_cp);
+
+      if (__pyx_t_3) {
+
+
+        /* "mcecrawl/algorithms/_cleaning.pyx":148
+ *                     pass
+ *                 elif _isspace(cp):
+ *                     space = w > 0             # <<<<<<<<<<<<<<
+ *                 else:
+ *                     if space:
+*/
+        __pyx_v_space = (__pyx_v_w > 0);
+
+        /* "mcecrawl/algorithms/_cleaning.pyx":147
+ *                 if cp == 0xFEFF and k == 3:
+ *                     pass
+ *                 elif _isspace(cp):             # <<<<<<<<<<<<<<
+ *                     space = w > 0
+ *                 else:
+*/
+        goto __pyx_L6;
+      }
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":150
+ *                     space = w > 0
+ *                 else:
+ *                     if space:             # <<<<<<<<<<<<<<
+ *                         o[w] = 0x20
+ *                         w += 1
+*/
+      /*else*/ {
+        if (__pyx_v_space) {
+
+          /* "mcecrawl/algorithms/_cleaning.pyx":151
+ *                 else:
+ *                     if space:
+ *                         o[w] = 0x20             # <<<<<<<<<<<<<<
+ *                         w += 1
+ *                         space = False
+*/
+          (__pyx_v_o[__pyx_v_w]) = 0x20;
+
+          /* "mcecrawl/algorithms/_cleaning.pyx":152
+ *                     if space:
+ *                         o[w] = 0x20
+ *                         w += 1             # <<<<<<<<<<<<<<
+ *                         space = False
+ *                     memcpy(o + w, p + i, k)
+*/
+          __pyx_v_w = (__pyx_v_w + 1);
+
+          /* "mcecrawl/algorithms/_cleaning.pyx":153
+ *                         o[w] = 0x20
+ *                         w += 1
+ *                         space = False             # <<<<<<<<<<<<<<
+ *                     memcpy(o + w, p + i, k)
+ *                     w += k
+*/
+          __pyx_v_space = 0;
+
+          /* "mcecrawl/algorithms/_cleaning.pyx":150
+ *                     space = w > 0
+ *                 else:
+ *                     if space:             # <<<<<<<<<<<<<<
+ *                         o[w] = 0x20
+ *                         w += 1
+*/
+        }
+
+        /* "mcecrawl/algorithms/_cleaning.pyx":154
+ *                         w += 1
+ *                         space = False
+ *                     memcpy(o + w, p + i, k)             # <<<<<<<<<<<<<<
+ *                     w += k
+ *                 i += k
+*/
+        (void)(memcpy((__pyx_v_o + __pyx_v_w), (__pyx_v_p + __pyx_v_i), __pyx_v_k));
+
+        /* "mcecrawl/algorithms/_cleaning.pyx":155
+ *                         space = False
+ *                     memcpy(o + w, p + i, k)
+ *                     w += k             # <<<<<<<<<<<<<<
+ *                 i += k
+ *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
+*/
+        __pyx_v_w = (__pyx_v_w + __pyx_v_k);
+      }
+      __pyx_L6:;
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":156
+ *                     memcpy(o + w, p + i, k)
+ *                     w += k
+ *                 i += k             # <<<<<<<<<<<<<<
+ *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)
 */
-  if (__pyx_v_self->parts == Py_None) __pyx_t_1 = 0;
-  else
-  {
-    Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_v_self->parts);
-    if (unlikely(((!CYTHON_ASSUME_SAFE_SIZE) && __pyx_temp < 0))) __PYX_ERR(0, 86, __pyx_L1_error)
-    __pyx_t_1 = (__pyx_temp != 0);
-  }
+      __pyx_v_i = (__pyx_v_i + __pyx_v_k);
+    }
 
-  if (__pyx_t_1) {
-
-
-    /* "mcecrawl/algorithms/_cleaning.pyx":87
- *         cdef Py_ssize_t chars
- *         if self.parts:
- *             text = self.collapse("".join(self.parts))             # <<<<<<<<<<<<<<
+    /* "mcecrawl/algorithms/_cleaning.pyx":157
+ *                     w += k
+ *                 i += k
+ *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)             # <<<<<<<<<<<<<<
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):
 */
-    __pyx_t_3 = NULL;
-    __Pyx_INCREF(__pyx_v_self->collapse);
-    __pyx_t_4 = __pyx_v_self->collapse; 
-    __pyx_t_5 = __pyx_v_self->parts;
-    __Pyx_INCREF(__pyx_t_5);
-    __pyx_t_6 = PyUnicode_Join(__pyx_mstate_global->__pyx_kp_u_, __pyx_t_5); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 87, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_6);
-    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    __pyx_t_7 = 1;
-    #if CYTHON_UNPACK_METHODS
-    if (likely(PyMethod_Check(__pyx_t_4))) {
-      __pyx_t_3 = PyMethod_GET_SELF(__pyx_t_4);
-      assert(__pyx_t_3);
-      PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_4);
-      __Pyx_INCREF(__pyx_t_3);
-      __Pyx_INCREF(__pyx__function);
-      __Pyx_DECREF_SET(__pyx_t_4, __pyx__function);
-      __pyx_t_7 = 0;
-    }
-    #endif
-    {
-      PyObject *__pyx_callargs[2] = {__pyx_t_3, __pyx_t_6};
-      __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_4, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (__pyx_t_7*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-      __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-      __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 87, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_2);
-    }
-    __pyx_v_text = __pyx_t_2;
-    __pyx_t_2 = 0;
+    __pyx_t_1 = PyUnicode_DecodeUTF8(((char *)__pyx_v_o), __pyx_v_w, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 157, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __pyx_v_text = ((PyObject*)__pyx_t_1);
+    __pyx_t_1 = 0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":88
- *         if self.parts:
- *             text = self.collapse("".join(self.parts))
+    /* "mcecrawl/algorithms/_cleaning.pyx":158
+ *                 i += k
+ *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)             # <<<<<<<<<<<<<<
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):
  *                 self.out.append(text)
 */
-    __pyx_t_8 = PyObject_Length(__pyx_v_text); if (unlikely(__pyx_t_8 == ((Py_ssize_t)-1))) __PYX_ERR(0, 88, __pyx_L1_error)
-    __pyx_v_chars = __pyx_t_8;
+    if (unlikely(__pyx_v_text == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+      __PYX_ERR(0, 158, __pyx_L1_error)
+    }
+    __pyx_t_2 = __Pyx_PyUnicode_GET_LENGTH(__pyx_v_text); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 158, __pyx_L1_error)
+    __pyx_v_chars = __pyx_t_2;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":89
- *             text = self.collapse("".join(self.parts))
+    /* "mcecrawl/algorithms/_cleaning.pyx":159
+ *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):             # <<<<<<<<<<<<<<
  *                 self.out.append(text)
- *             self.parts.clear()
+ *             del self.buf[:]
 */
-    __pyx_t_9 = (__pyx_v_chars != 0);
+    __pyx_t_8 = (__pyx_v_chars != 0);
 
-    if (__pyx_t_9) {
-
-    } else {
-
-      __pyx_t_1 = __pyx_t_9;
-
-      goto __pyx_L5_bool_binop_done;
-    }
-    __pyx_t_9 = (__pyx_v_self->linked <= (__pyx_v_self->max_link_share * __pyx_v_chars));
-
-    if (__pyx_t_9) {
+    if (__pyx_t_8) {
 
     } else {
 
-      __pyx_t_1 = __pyx_t_9;
+      __pyx_t_3 = __pyx_t_8;
 
-      goto __pyx_L5_bool_binop_done;
+      goto __pyx_L11_bool_binop_done;
     }
-    __pyx_t_2 = __pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_genexpr(NULL, __pyx_v_text); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 89, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_2);
-    __pyx_t_4 = __Pyx_Generator_GetInlinedResult(__pyx_t_2); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 89, __pyx_L1_error)
-    __Pyx_GOTREF(__pyx_t_4);
-    __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __pyx_t_9 = __Pyx_PyObject_IsTrue(__pyx_t_4); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 89, __pyx_L1_error)
-    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    __pyx_t_8 = (__pyx_v_self->linked <= (__pyx_v_self->max_link_share * __pyx_v_chars));
 
-    __pyx_t_1 = __pyx_t_9;
+    if (__pyx_t_8) {
 
-    __pyx_L5_bool_binop_done:;
-    if (__pyx_t_1) {
+    } else {
+
+      __pyx_t_3 = __pyx_t_8;
+
+      goto __pyx_L11_bool_binop_done;
+    }
+    __pyx_t_1 = __pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_genexpr(NULL, __pyx_v_text); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 159, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_1);
+    __pyx_t_5 = __Pyx_Generator_GetInlinedResult(__pyx_t_1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 159, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_5);
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_t_5); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 159, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+
+    __pyx_t_3 = __pyx_t_8;
+
+    __pyx_L11_bool_binop_done:;
+    if (__pyx_t_3) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":90
+      /* "mcecrawl/algorithms/_cleaning.pyx":160
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):
  *                 self.out.append(text)             # <<<<<<<<<<<<<<
- *             self.parts.clear()
+ *             del self.buf[:]
  *         self.linked = 0
 */
       if (unlikely(__pyx_v_self->out == Py_None)) {
         PyErr_Format(PyExc_AttributeError, "\047NoneType\047 object has no attribute \047%.30s\047", "append");
-        __PYX_ERR(0, 90, __pyx_L1_error)
+        __PYX_ERR(0, 160, __pyx_L1_error)
       }
-      __pyx_t_10 = __Pyx_PyList_Append(__pyx_v_self->out, __pyx_v_text); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 90, __pyx_L1_error)
+      __pyx_t_9 = __Pyx_PyList_Append(__pyx_v_self->out, __pyx_v_text); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(0, 160, __pyx_L1_error)
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":89
- *             text = self.collapse("".join(self.parts))
+      /* "mcecrawl/algorithms/_cleaning.pyx":159
+ *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):             # <<<<<<<<<<<<<<
  *                 self.out.append(text)
- *             self.parts.clear()
+ *             del self.buf[:]
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":91
+    /* "mcecrawl/algorithms/_cleaning.pyx":161
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):
  *                 self.out.append(text)
- *             self.parts.clear()             # <<<<<<<<<<<<<<
+ *             del self.buf[:]             # <<<<<<<<<<<<<<
  *         self.linked = 0
  * 
 */
-    __pyx_t_2 = __pyx_v_self->parts;
-    __Pyx_INCREF(__pyx_t_2);
-    __pyx_t_7 = 0;
-    {
-      PyObject *__pyx_callargs[2] = {__pyx_t_2, NULL};
-      __pyx_t_4 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_clear, __pyx_callargs+__pyx_t_7, (1-__pyx_t_7) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-      __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 91, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_4);
+    if (unlikely(__pyx_v_self->buf == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
+      __PYX_ERR(0, 161, __pyx_L1_error)
     }
-    __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
+    if (__Pyx_PyObject_DelSlice(__pyx_v_self->buf, 0, 0, NULL, NULL, NULL, 0, 0, 0) < (0)) __PYX_ERR(0, 161, __pyx_L1_error)
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":86
- *     cdef void flush(self) except *:
- *         cdef Py_ssize_t chars
- *         if self.parts:             # <<<<<<<<<<<<<<
- *             text = self.collapse("".join(self.parts))
- *             chars = len(text)
+    /* "mcecrawl/algorithms/_cleaning.pyx":139
+ *         cdef bint space = False
+ *         cdef bytearray collapsed
+ *         if n:             # <<<<<<<<<<<<<<
+ *             collapsed = bytearray(n)
+ *             p = <const unsigned char*>(<char*>self.buf)
 */
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":92
+  /* "mcecrawl/algorithms/_cleaning.pyx":162
  *                 self.out.append(text)
- *             self.parts.clear()
+ *             del self.buf[:]
  *         self.linked = 0             # <<<<<<<<<<<<<<
  * 
- *     cdef void add(self, object text) except *:
+ *     cdef void add(self, xmlNode* c) except *:
 */
   __pyx_v_self->linked = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":84
+  /* "mcecrawl/algorithms/_cleaning.pyx":130
  *     cdef double max_link_share
  * 
  *     cdef void flush(self) except *:             # <<<<<<<<<<<<<<
- *         cdef Py_ssize_t chars
- *         if self.parts:
+ *         """``collapse`` (U+FEFF dropped, whitespace runs to one space, stripped) on the bytes, then
+ *         the block is kept when it has a letter or digit and not too much link text."""
 */
 
   /* function exit code */
   goto __pyx_L0;
   __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_2);
-  __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_1);
   __Pyx_XDECREF(__pyx_t_4);
   __Pyx_XDECREF(__pyx_t_5);
-  __Pyx_XDECREF(__pyx_t_6);
   __Pyx_AddTraceback("mcecrawl.algorithms._cleaning._Walk.flush", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_L0:;
 
+
+
+
+
+
+
+
+
+  __Pyx_XDECREF(__pyx_v_collapsed);
   __Pyx_XDECREF(__pyx_v_text);
   __Pyx_XDECREF(__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2generator);
 
   __Pyx_RefNannyFinishContext();
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":94
+/* "mcecrawl/algorithms/_cleaning.pyx":164
  *         self.linked = 0
  * 
- *     cdef void add(self, object text) except *:             # <<<<<<<<<<<<<<
- *         if text:
- *             self.parts.append(text)
+ *     cdef void add(self, xmlNode* c) except *:             # <<<<<<<<<<<<<<
+ *         """Append lxml's ``_collectText(c)`` (el.text or el.tail) to the block."""
+ *         cdef Py_ssize_t start = len(self.buf)
 */
 
-static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_v_self, PyObject *__pyx_v_text) {
+static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_v_self, xmlNode *__pyx_v_c) {
+  Py_ssize_t __pyx_v_start;
+  unsigned char const *__pyx_v_p;
   __Pyx_RefNannyDeclarations
-  int __pyx_t_1;
-  int __pyx_t_2;
-  PyObject *__pyx_t_3 = NULL;
-  PyObject *__pyx_t_4 = NULL;
-  size_t __pyx_t_5;
-  Py_ssize_t __pyx_t_6;
+  PyObject *__pyx_t_1 = NULL;
+  Py_ssize_t __pyx_t_2;
+  int __pyx_t_3;
+  int __pyx_t_4;
+  int __pyx_t_5;
+  xmlNode *__pyx_t_6;
+  char *__pyx_t_7;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("add", 0);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":95
- * 
- *     cdef void add(self, object text) except *:
- *         if text:             # <<<<<<<<<<<<<<
- *             self.parts.append(text)
- *             if self.in_link:
-*/
-  __pyx_t_1 = __Pyx_PyObject_IsTrue(__pyx_v_text); if (unlikely((__pyx_t_1 < 0))) __PYX_ERR(0, 95, __pyx_L1_error)
-  if (__pyx_t_1) {
 
-
-    /* "mcecrawl/algorithms/_cleaning.pyx":96
- *     cdef void add(self, object text) except *:
- *         if text:
- *             self.parts.append(text)             # <<<<<<<<<<<<<<
- *             if self.in_link:
- *                 self.linked += len(text.strip())
+  /* "mcecrawl/algorithms/_cleaning.pyx":166
+ *     cdef void add(self, xmlNode* c) except *:
+ *         """Append lxml's ``_collectText(c)`` (el.text or el.tail) to the block."""
+ *         cdef Py_ssize_t start = len(self.buf)             # <<<<<<<<<<<<<<
+ *         cdef const unsigned char* p
+ *         while c is not NULL and (_is_text(c) or _skippable(c)):
 */
-    if (unlikely(__pyx_v_self->parts == Py_None)) {
-      PyErr_Format(PyExc_AttributeError, "\047NoneType\047 object has no attribute \047%.30s\047", "append");
-      __PYX_ERR(0, 96, __pyx_L1_error)
+  __pyx_t_1 = __pyx_v_self->buf;
+  __Pyx_INCREF(__pyx_t_1);
+  if (unlikely(__pyx_t_1 == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+    __PYX_ERR(0, 166, __pyx_L1_error)
+  }
+  __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 166, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_v_start = __pyx_t_2;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":168
+ *         cdef Py_ssize_t start = len(self.buf)
+ *         cdef const unsigned char* p
+ *         while c is not NULL and (_is_text(c) or _skippable(c)):             # <<<<<<<<<<<<<<
+ *             if _is_text(c) and c.content is not NULL:
+ *                 self.buf.extend(<bytes>(<char*>c.content))
+*/
+  while (1) {
+    __pyx_t_4 = (__pyx_v_c != NULL);
+
+    if (__pyx_t_4) {
+
+    } else {
+
+      __pyx_t_3 = __pyx_t_4;
+
+      goto __pyx_L5_bool_binop_done;
     }
-    __pyx_t_2 = __Pyx_PyList_Append(__pyx_v_self->parts, __pyx_v_text); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 96, __pyx_L1_error)
+    __pyx_t_4 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__is_text(__pyx_v_c);
+
+    if (!__pyx_t_4) {
+
+    } else {
+
+      __pyx_t_3 = __pyx_t_4;
+
+      goto __pyx_L5_bool_binop_done;
+    }
+    __pyx_t_4 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__skippable(__pyx_v_c);
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":97
- *         if text:
- *             self.parts.append(text)
- *             if self.in_link:             # <<<<<<<<<<<<<<
- *                 self.linked += len(text.strip())
- * 
+    __pyx_t_3 = __pyx_t_4;
+
+    __pyx_L5_bool_binop_done:;
+
+    if (!__pyx_t_3) break;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":169
+ *         cdef const unsigned char* p
+ *         while c is not NULL and (_is_text(c) or _skippable(c)):
+ *             if _is_text(c) and c.content is not NULL:             # <<<<<<<<<<<<<<
+ *                 self.buf.extend(<bytes>(<char*>c.content))
+ *             c = c.next
 */
-    __pyx_t_1 = (__pyx_v_self->in_link != 0);
+    __pyx_t_4 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__is_text(__pyx_v_c);
 
-    if (__pyx_t_1) {
+    if (__pyx_t_4) {
+
+    } else {
+
+      __pyx_t_3 = __pyx_t_4;
+
+      goto __pyx_L9_bool_binop_done;
+    }
+    __pyx_t_4 = (__pyx_v_c->content != NULL);
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":98
- *             self.parts.append(text)
- *             if self.in_link:
- *                 self.linked += len(text.strip())             # <<<<<<<<<<<<<<
- * 
- * 
+    __pyx_t_3 = __pyx_t_4;
+
+    __pyx_L9_bool_binop_done:;
+    if (__pyx_t_3) {
+
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":170
+ *         while c is not NULL and (_is_text(c) or _skippable(c)):
+ *             if _is_text(c) and c.content is not NULL:
+ *                 self.buf.extend(<bytes>(<char*>c.content))             # <<<<<<<<<<<<<<
+ *             c = c.next
+ *         if self.in_link and len(self.buf) > start:
 */
-      __pyx_t_4 = __pyx_v_text;
-      __Pyx_INCREF(__pyx_t_4);
-      __pyx_t_5 = 0;
-      {
-        PyObject *__pyx_callargs[2] = {__pyx_t_4, NULL};
-        __pyx_t_3 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_strip, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
-        __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 98, __pyx_L1_error)
-        __Pyx_GOTREF(__pyx_t_3);
+      if (unlikely(__pyx_v_self->buf == Py_None)) {
+        PyErr_Format(PyExc_AttributeError, "\047NoneType\047 object has no attribute \047%.30s\047", "extend");
+        __PYX_ERR(0, 170, __pyx_L1_error)
       }
-      __pyx_t_6 = PyObject_Length(__pyx_t_3); if (unlikely(__pyx_t_6 == ((Py_ssize_t)-1))) __PYX_ERR(0, 98, __pyx_L1_error)
-      __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-      __pyx_v_self->linked = (__pyx_v_self->linked + __pyx_t_6);
+      __pyx_t_1 = __Pyx_PyBytes_FromString(((char *)__pyx_v_c->content)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 170, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_1);
+      if (unlikely(__pyx_t_1 == Py_None)) {
+        PyErr_SetString(PyExc_TypeError, "can\047t extend bytearray with NoneType");
+        __PYX_ERR(0, 170, __pyx_L1_error)
+      }
+      __pyx_t_5 = __Pyx_PyByteArray_ExtendBytes(__pyx_v_self->buf, ((PyObject*)__pyx_t_1)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 170, __pyx_L1_error)
+      __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":97
- *         if text:
- *             self.parts.append(text)
- *             if self.in_link:             # <<<<<<<<<<<<<<
- *                 self.linked += len(text.strip())
- * 
+      /* "mcecrawl/algorithms/_cleaning.pyx":169
+ *         cdef const unsigned char* p
+ *         while c is not NULL and (_is_text(c) or _skippable(c)):
+ *             if _is_text(c) and c.content is not NULL:             # <<<<<<<<<<<<<<
+ *                 self.buf.extend(<bytes>(<char*>c.content))
+ *             c = c.next
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":95
+    /* "mcecrawl/algorithms/_cleaning.pyx":171
+ *             if _is_text(c) and c.content is not NULL:
+ *                 self.buf.extend(<bytes>(<char*>c.content))
+ *             c = c.next             # <<<<<<<<<<<<<<
+ *         if self.in_link and len(self.buf) > start:
+ *             p = <const unsigned char*>(<char*>self.buf)
+*/
+    __pyx_t_6 = __pyx_v_c->next;
+
+    __pyx_v_c = __pyx_t_6;
+  }
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":172
+ *                 self.buf.extend(<bytes>(<char*>c.content))
+ *             c = c.next
+ *         if self.in_link and len(self.buf) > start:             # <<<<<<<<<<<<<<
+ *             p = <const unsigned char*>(<char*>self.buf)
+ *             self.linked += _stripped_chars(p, start, len(self.buf))
+*/
+  __pyx_t_4 = (__pyx_v_self->in_link != 0);
+
+  if (__pyx_t_4) {
+
+  } else {
+
+    __pyx_t_3 = __pyx_t_4;
+
+    goto __pyx_L12_bool_binop_done;
+  }
+  __pyx_t_1 = __pyx_v_self->buf;
+  __Pyx_INCREF(__pyx_t_1);
+  if (unlikely(__pyx_t_1 == Py_None)) {
+    PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+    __PYX_ERR(0, 172, __pyx_L1_error)
+  }
+  __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 172, __pyx_L1_error)
+  __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+  __pyx_t_4 = (__pyx_t_2 > __pyx_v_start);
+
+
+
+  __pyx_t_3 = __pyx_t_4;
+
+  __pyx_L12_bool_binop_done:;
+  if (__pyx_t_3) {
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":173
+ *             c = c.next
+ *         if self.in_link and len(self.buf) > start:
+ *             p = <const unsigned char*>(<char*>self.buf)             # <<<<<<<<<<<<<<
+ *             self.linked += _stripped_chars(p, start, len(self.buf))
  * 
- *     cdef void add(self, object text) except *:
- *         if text:             # <<<<<<<<<<<<<<
- *             self.parts.append(text)
- *             if self.in_link:
+*/
+    __pyx_t_7 = __Pyx_PyObject_AsWritableString(__pyx_v_self->buf); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 173, __pyx_L1_error)
+    __pyx_v_p = ((unsigned char const *)((char *)__pyx_t_7));
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":174
+ *         if self.in_link and len(self.buf) > start:
+ *             p = <const unsigned char*>(<char*>self.buf)
+ *             self.linked += _stripped_chars(p, start, len(self.buf))             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+    __pyx_t_1 = __pyx_v_self->buf;
+    __Pyx_INCREF(__pyx_t_1);
+    if (unlikely(__pyx_t_1 == Py_None)) {
+      PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
+      __PYX_ERR(0, 174, __pyx_L1_error)
+    }
+    __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 174, __pyx_L1_error)
+    __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
+    __pyx_v_self->linked = (__pyx_v_self->linked + __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(__pyx_v_p, __pyx_v_start, __pyx_t_2));
+
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":172
+ *                 self.buf.extend(<bytes>(<char*>c.content))
+ *             c = c.next
+ *         if self.in_link and len(self.buf) > start:             # <<<<<<<<<<<<<<
+ *             p = <const unsigned char*>(<char*>self.buf)
+ *             self.linked += _stripped_chars(p, start, len(self.buf))
 */
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":94
+  /* "mcecrawl/algorithms/_cleaning.pyx":164
  *         self.linked = 0
  * 
- *     cdef void add(self, object text) except *:             # <<<<<<<<<<<<<<
- *         if text:
- *             self.parts.append(text)
+ *     cdef void add(self, xmlNode* c) except *:             # <<<<<<<<<<<<<<
+ *         """Append lxml's ``_collectText(c)`` (el.text or el.tail) to the block."""
+ *         cdef Py_ssize_t start = len(self.buf)
 */
 
   /* function exit code */
   goto __pyx_L0;
   __pyx_L1_error:;
-  __Pyx_XDECREF(__pyx_t_3);
-  __Pyx_XDECREF(__pyx_t_4);
+  __Pyx_XDECREF(__pyx_t_1);
   __Pyx_AddTraceback("mcecrawl.algorithms._cleaning._Walk.add", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_L0:;
+
+
+
 
   __Pyx_RefNannyFinishContext();
 }
@@ -4575,7 +5514,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
  *     cdef object _dict
  *     cdef bint use_setstate
  *     with CRITICAL_SECTION(self):             # <<<<<<<<<<<<<<
- *         state = (self.collapse, self.in_link, self.linked, self.max_link_share, self.out, self.parts)
+ *         state = (self.buf, self.in_link, self.linked, self.max_link_share, self.out)
  *         _dict = getattr(self, '__dict__', None)
 */
   {
@@ -4588,7 +5527,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
         /* "(tree fragment)":6
  *     cdef bint use_setstate
  *     with CRITICAL_SECTION(self):
- *         state = (self.collapse, self.in_link, self.linked, self.max_link_share, self.out, self.parts)             # <<<<<<<<<<<<<<
+ *         state = (self.buf, self.in_link, self.linked, self.max_link_share, self.out)             # <<<<<<<<<<<<<<
  *         _dict = getattr(self, '__dict__', None)
  *     if _dict is not None and _dict:
 */
@@ -4598,11 +5537,11 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
         __Pyx_GOTREF(__pyx_t_3);
         __pyx_t_4 = PyFloat_FromDouble(__pyx_v_self->max_link_share); if (unlikely(!__pyx_t_4)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_4);
-        __pyx_t_5 = PyTuple_New(6); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 6, __pyx_L4_error)
+        __pyx_t_5 = PyTuple_New(5); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 6, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_5);
-        __Pyx_INCREF(__pyx_v_self->collapse);
-        __Pyx_GIVEREF(__pyx_v_self->collapse);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_v_self->collapse) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
+        __Pyx_INCREF(__pyx_v_self->buf);
+        __Pyx_GIVEREF(__pyx_v_self->buf);
+        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_v_self->buf) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_2);
         if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_2) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __Pyx_GIVEREF(__pyx_t_3);
@@ -4612,9 +5551,6 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
         __Pyx_INCREF(__pyx_v_self->out);
         __Pyx_GIVEREF(__pyx_v_self->out);
         if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 4, __pyx_v_self->out) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
-        __Pyx_INCREF(__pyx_v_self->parts);
-        __Pyx_GIVEREF(__pyx_v_self->parts);
-        if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 5, __pyx_v_self->parts) != (0)) __PYX_ERR(1, 6, __pyx_L4_error);
         __pyx_t_2 = 0;
         __pyx_t_3 = 0;
         __pyx_t_4 = 0;
@@ -4623,7 +5559,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
 
         /* "(tree fragment)":7
  *     with CRITICAL_SECTION(self):
- *         state = (self.collapse, self.in_link, self.linked, self.max_link_share, self.out, self.parts)
+ *         state = (self.buf, self.in_link, self.linked, self.max_link_share, self.out)
  *         _dict = getattr(self, '__dict__', None)             # <<<<<<<<<<<<<<
  *     if _dict is not None and _dict:
  *         state += (_dict,)
@@ -4638,7 +5574,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
  *     cdef object _dict
  *     cdef bint use_setstate
  *     with CRITICAL_SECTION(self):             # <<<<<<<<<<<<<<
- *         state = (self.collapse, self.in_link, self.linked, self.max_link_share, self.out, self.parts)
+ *         state = (self.buf, self.in_link, self.linked, self.max_link_share, self.out)
  *         _dict = getattr(self, '__dict__', None)
 */
       /*finally:*/ {
@@ -4656,7 +5592,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
   }
 
   /* "(tree fragment)":8
- *         state = (self.collapse, self.in_link, self.linked, self.max_link_share, self.out, self.parts)
+ *         state = (self.buf, self.in_link, self.linked, self.max_link_share, self.out)
  *         _dict = getattr(self, '__dict__', None)
  *     if _dict is not None and _dict:             # <<<<<<<<<<<<<<
  *         state += (_dict,)
@@ -4702,12 +5638,12 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
  *         state += (_dict,)
  *         use_setstate = True             # <<<<<<<<<<<<<<
  *     else:
- *         use_setstate = self.collapse is not None or self.out is not None or self.parts is not None
+ *         use_setstate = self.buf is not None or self.out is not None
 */
     __pyx_v_use_setstate = 1;
 
     /* "(tree fragment)":8
- *         state = (self.collapse, self.in_link, self.linked, self.max_link_share, self.out, self.parts)
+ *         state = (self.buf, self.in_link, self.linked, self.max_link_share, self.out)
  *         _dict = getattr(self, '__dict__', None)
  *     if _dict is not None and _dict:             # <<<<<<<<<<<<<<
  *         state += (_dict,)
@@ -4719,12 +5655,12 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
   /* "(tree fragment)":12
  *         use_setstate = True
  *     else:
- *         use_setstate = self.collapse is not None or self.out is not None or self.parts is not None             # <<<<<<<<<<<<<<
+ *         use_setstate = self.buf is not None or self.out is not None             # <<<<<<<<<<<<<<
  *     if use_setstate:
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, None), state
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, None), state
 */
   /*else*/ {
-    __pyx_t_7 = (__pyx_v_self->collapse != Py_None);
+    __pyx_t_7 = (__pyx_v_self->buf != ((PyObject*)Py_None));
     if (!__pyx_t_7) {
 
     } else {
@@ -4734,15 +5670,6 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
       goto __pyx_L9_bool_binop_done;
     }
     __pyx_t_7 = (__pyx_v_self->out != ((PyObject*)Py_None));
-    if (!__pyx_t_7) {
-
-    } else {
-
-      __pyx_t_6 = __pyx_t_7;
-
-      goto __pyx_L9_bool_binop_done;
-    }
-    __pyx_t_7 = (__pyx_v_self->parts != ((PyObject*)Py_None));
 
     __pyx_t_6 = __pyx_t_7;
 
@@ -4753,19 +5680,19 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
 
   /* "(tree fragment)":13
  *     else:
- *         use_setstate = self.collapse is not None or self.out is not None or self.parts is not None
+ *         use_setstate = self.buf is not None or self.out is not None
  *     if use_setstate:             # <<<<<<<<<<<<<<
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, None), state
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, None), state
  *     else:
 */
   if (__pyx_v_use_setstate) {
 
     /* "(tree fragment)":14
- *         use_setstate = self.collapse is not None or self.out is not None or self.parts is not None
+ *         use_setstate = self.buf is not None or self.out is not None
  *     if use_setstate:
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, None), state             # <<<<<<<<<<<<<<
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, None), state             # <<<<<<<<<<<<<<
  *     else:
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, state)
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, state)
 */
     __Pyx_GetModuleGlobalName(__pyx_t_5, __pyx_mstate_global->__pyx_n_u_pyx_unpickle__Walk); if (unlikely(!__pyx_t_5)) __PYX_ERR(1, 14, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
@@ -4774,9 +5701,9 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
     __Pyx_INCREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
     __Pyx_GIVEREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
     if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self)))) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_132802183);
-    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_132802183);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_132802183) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
+    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_58376963);
+    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_58376963);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_58376963) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
     __Pyx_INCREF(Py_None);
     __Pyx_GIVEREF(Py_None);
     if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, Py_None) != (0)) __PYX_ERR(1, 14, __pyx_L1_error);
@@ -4804,17 +5731,17 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
 
     /* "(tree fragment)":13
  *     else:
- *         use_setstate = self.collapse is not None or self.out is not None or self.parts is not None
+ *         use_setstate = self.buf is not None or self.out is not None
  *     if use_setstate:             # <<<<<<<<<<<<<<
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, None), state
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, None), state
  *     else:
 */
   }
 
   /* "(tree fragment)":16
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, None), state
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, None), state
  *     else:
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, state)             # <<<<<<<<<<<<<<
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, state)             # <<<<<<<<<<<<<<
  * def __setstate_cython__(self, __pyx_state):
  *     __pyx_unpickle__Walk__set_state(self, __pyx_state)
 */
@@ -4826,9 +5753,9 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
     __Pyx_INCREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
     __Pyx_GIVEREF(((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self))));
     if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)Py_TYPE(((PyObject *)__pyx_v_self)))) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
-    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_132802183);
-    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_132802183);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_132802183) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
+    __Pyx_INCREF(__pyx_mstate_global->__pyx_int_58376963);
+    __Pyx_GIVEREF(__pyx_mstate_global->__pyx_int_58376963);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_mstate_global->__pyx_int_58376963) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
     __Pyx_INCREF(__pyx_v_state);
     __Pyx_GIVEREF(__pyx_v_state);
     if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 2, __pyx_v_state) != (0)) __PYX_ERR(1, 16, __pyx_L1_error);
@@ -4878,7 +5805,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk___reduce_cyth
 
 /* "(tree fragment)":17
  *     else:
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, state)
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, state)
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     __pyx_unpickle__Walk__set_state(self, __pyx_state)
 */
@@ -4979,7 +5906,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_2__setstate_c
   __Pyx_RefNannySetupContext("__setstate_cython__", 0);
 
   /* "(tree fragment)":18
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, state)
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, state)
  * def __setstate_cython__(self, __pyx_state):
  *     __pyx_unpickle__Walk__set_state(self, __pyx_state)             # <<<<<<<<<<<<<<
 */
@@ -4997,7 +5924,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_2__setstate_c
 
   /* "(tree fragment)":17
  *     else:
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, state)
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, state)
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     __pyx_unpickle__Walk__set_state(self, __pyx_state)
 */
@@ -5016,10 +5943,10 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_2__setstate_c
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":101
+/* "mcecrawl/algorithms/_cleaning.pyx":177
  * 
  * 
- * def blocks(cetree._Element root not None, is_clutter, collapse, block_tags, skipped_tags, link_box_tags,             # <<<<<<<<<<<<<<
+ * def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, link_box_tags,             # <<<<<<<<<<<<<<
  *            double max_link_share):
  *     """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
 */
@@ -5043,7 +5970,6 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 ) {
   struct LxmlElement *__pyx_v_root = 0;
   PyObject *__pyx_v_is_clutter = 0;
-  PyObject *__pyx_v_collapse = 0;
   PyObject *__pyx_v_block_tags = 0;
   PyObject *__pyx_v_skipped_tags = 0;
   PyObject *__pyx_v_link_box_tags = 0;
@@ -5052,7 +5978,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   CYTHON_UNUSED Py_ssize_t __pyx_nargs;
   #endif
   CYTHON_UNUSED PyObject *const *__pyx_kwvalues;
-  PyObject* values[7] = {0,0,0,0,0,0,0};
+  PyObject* values[6] = {0,0,0,0,0,0};
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
@@ -5068,76 +5994,69 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   #endif
   __pyx_kwvalues = __Pyx_KwValues_FASTCALL(__pyx_args, __pyx_nargs);
   {
-    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_root,&__pyx_mstate_global->__pyx_n_u_is_clutter,&__pyx_mstate_global->__pyx_n_u_collapse,&__pyx_mstate_global->__pyx_n_u_block_tags,&__pyx_mstate_global->__pyx_n_u_skipped_tags,&__pyx_mstate_global->__pyx_n_u_link_box_tags,&__pyx_mstate_global->__pyx_n_u_max_link_share,0};
+    PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_root,&__pyx_mstate_global->__pyx_n_u_is_clutter,&__pyx_mstate_global->__pyx_n_u_block_tags,&__pyx_mstate_global->__pyx_n_u_skipped_tags,&__pyx_mstate_global->__pyx_n_u_link_box_tags,&__pyx_mstate_global->__pyx_n_u_max_link_share,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 101, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 177, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
-        case  7:
-        values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 101, __pyx_L3_error)
-        CYTHON_FALLTHROUGH;
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 101, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 177, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 101, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 177, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 101, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 177, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 101, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 177, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 101, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 177, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 101, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 177, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "blocks", 0) < (0)) __PYX_ERR(0, 101, __pyx_L3_error)
-      for (Py_ssize_t i = __pyx_nargs; i < 7; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("blocks", 1, 7, 7, i); __PYX_ERR(0, 101, __pyx_L3_error) }
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "blocks", 0) < (0)) __PYX_ERR(0, 177, __pyx_L3_error)
+      for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("blocks", 1, 6, 6, i); __PYX_ERR(0, 177, __pyx_L3_error) }
       }
-    } else if (unlikely(__pyx_nargs != 7)) {
+    } else if (unlikely(__pyx_nargs != 6)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 101, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 177, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 101, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 177, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 101, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 177, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 101, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 177, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 101, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 177, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 101, __pyx_L3_error)
-      values[6] = __Pyx_ArgRef_FASTCALL(__pyx_args, 6);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[6])) __PYX_ERR(0, 101, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 177, __pyx_L3_error)
     }
     __pyx_v_root = ((struct LxmlElement *)values[0]);
     __pyx_v_is_clutter = values[1];
-    __pyx_v_collapse = values[2];
-    __pyx_v_block_tags = values[3];
-    __pyx_v_skipped_tags = values[4];
-    __pyx_v_link_box_tags = values[5];
-    __pyx_v_max_link_share = __Pyx_PyFloat_AsDouble(values[6]); if (unlikely((__pyx_v_max_link_share == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 102, __pyx_L3_error)
+    __pyx_v_block_tags = values[2];
+    __pyx_v_skipped_tags = values[3];
+    __pyx_v_link_box_tags = values[4];
+    __pyx_v_max_link_share = __Pyx_PyFloat_AsDouble(values[5]); if (unlikely((__pyx_v_max_link_share == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("blocks", 1, 7, 7, __pyx_nargs); __PYX_ERR(0, 101, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("blocks", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 177, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -5148,8 +6067,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_root), __pyx_mstate_global->__pyx_ptype_4lxml_8includes_11etreepublic__Element, 0, "root", 0))) __PYX_ERR(0, 101, __pyx_L1_error)
-  __pyx_r = __pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(__pyx_self, __pyx_v_root, __pyx_v_is_clutter, __pyx_v_collapse, __pyx_v_block_tags, __pyx_v_skipped_tags, __pyx_v_link_box_tags, __pyx_v_max_link_share);
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_root), __pyx_mstate_global->__pyx_ptype_4lxml_8includes_11etreepublic__Element, 0, "root", 0))) __PYX_ERR(0, 177, __pyx_L1_error)
+  __pyx_r = __pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(__pyx_self, __pyx_v_root, __pyx_v_is_clutter, __pyx_v_block_tags, __pyx_v_skipped_tags, __pyx_v_link_box_tags, __pyx_v_max_link_share);
 
   /* function exit code */
   goto __pyx_L0;
@@ -5169,7 +6088,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   return __pyx_r;
 }
 
-static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED PyObject *__pyx_self, struct LxmlElement *__pyx_v_root, PyObject *__pyx_v_is_clutter, PyObject *__pyx_v_collapse, PyObject *__pyx_v_block_tags, PyObject *__pyx_v_skipped_tags, PyObject *__pyx_v_link_box_tags, double __pyx_v_max_link_share) {
+static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED PyObject *__pyx_self, struct LxmlElement *__pyx_v_root, PyObject *__pyx_v_is_clutter, PyObject *__pyx_v_block_tags, PyObject *__pyx_v_skipped_tags, PyObject *__pyx_v_link_box_tags, double __pyx_v_max_link_share) {
   xmlNode *__pyx_v_top;
   xmlNode *__pyx_v_c;
   xmlNode *__pyx_v_nxt;
@@ -5184,20 +6103,19 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
   PyObject *__pyx_t_2 = NULL;
   PyObject *__pyx_t_3 = NULL;
   size_t __pyx_t_4;
-  Py_ssize_t __pyx_t_5;
+  PyObject *__pyx_t_5 = NULL;
   Py_ssize_t __pyx_t_6;
-  double __pyx_t_7;
+  Py_ssize_t __pyx_t_7;
   int __pyx_t_8;
   int __pyx_t_9;
   PyObject *__pyx_t_10 = NULL;
   PyObject *__pyx_t_11 = NULL;
-  PyObject *__pyx_t_12 = NULL;
   int __pyx_lineno = 0;
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("blocks", 0);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":108
+  /* "mcecrawl/algorithms/_cleaning.pyx":184
  *     With ``is_clutter`` None, no skipped tags and ``max_link_share`` infinite it is the plain walk
  *     of ``parse._paragraphs``: every block's text."""
  *     cdef xmlNode* top = root._c_node             # <<<<<<<<<<<<<<
@@ -5208,7 +6126,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
   __pyx_v_top = __pyx_t_1;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":109
+  /* "mcecrawl/algorithms/_cleaning.pyx":185
  *     of ``parse._paragraphs``: every block's text."""
  *     cdef xmlNode* top = root._c_node
  *     cdef xmlNode* c = top             # <<<<<<<<<<<<<<
@@ -5217,12 +6135,12 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
   __pyx_v_c = __pyx_v_top;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":111
+  /* "mcecrawl/algorithms/_cleaning.pyx":187
  *     cdef xmlNode* c = top
  *     cdef xmlNode* nxt
  *     cdef _Walk w = _Walk()             # <<<<<<<<<<<<<<
  *     cdef bint skip, is_a
- *     w.out, w.parts, w.linked, w.in_link = [], [], 0, 0
+ *     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
 */
   __pyx_t_3 = NULL;
   __pyx_t_4 = 1;
@@ -5230,65 +6148,64 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     PyObject *__pyx_callargs[2] = {__pyx_t_3, NULL};
     __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_mstate_global->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk, __pyx_callargs+__pyx_t_4, (1-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 111, __pyx_L1_error)
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 187, __pyx_L1_error)
     __Pyx_GOTREF((PyObject *)__pyx_t_2);
   }
   __pyx_v_w = ((struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":113
+  /* "mcecrawl/algorithms/_cleaning.pyx":189
  *     cdef _Walk w = _Walk()
  *     cdef bint skip, is_a
- *     w.out, w.parts, w.linked, w.in_link = [], [], 0, 0             # <<<<<<<<<<<<<<
- *     w.collapse, w.max_link_share = collapse, max_link_share
+ *     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0             # <<<<<<<<<<<<<<
+ *     w.max_link_share = max_link_share
  *     while True:
 */
-  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 113, __pyx_L1_error)
+  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 189, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  __pyx_t_3 = PyList_New(0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 113, __pyx_L1_error)
-  __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_5 = 0;
-
+  __pyx_t_5 = NULL;
+  __pyx_t_4 = 1;
+  {
+    PyObject *__pyx_callargs[2] = {__pyx_t_5, NULL};
+    __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(&PyByteArray_Type), __pyx_callargs+__pyx_t_4, (1-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+    __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 189, __pyx_L1_error)
+    __Pyx_GOTREF(__pyx_t_3);
+  }
   __pyx_t_6 = 0;
+
+  __pyx_t_7 = 0;
 
   __Pyx_GIVEREF(__pyx_t_2);
   __Pyx_GOTREF(__pyx_v_w->out);
   __Pyx_DECREF_SET(__pyx_v_w->out, ((PyObject*)__pyx_t_2));
   __pyx_t_2 = 0;
   __Pyx_GIVEREF(__pyx_t_3);
-  __Pyx_GOTREF(__pyx_v_w->parts);
-  __Pyx_DECREF_SET(__pyx_v_w->parts, ((PyObject*)__pyx_t_3));
+  __Pyx_GOTREF(__pyx_v_w->buf);
+  __Pyx_DECREF_SET(__pyx_v_w->buf, ((PyObject*)__pyx_t_3));
   __pyx_t_3 = 0;
-  __pyx_v_w->linked = __pyx_t_5;
-  __pyx_v_w->in_link = __pyx_t_6;
+  __pyx_v_w->linked = __pyx_t_6;
+  __pyx_v_w->in_link = __pyx_t_7;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":114
+  /* "mcecrawl/algorithms/_cleaning.pyx":190
  *     cdef bint skip, is_a
- *     w.out, w.parts, w.linked, w.in_link = [], [], 0, 0
- *     w.collapse, w.max_link_share = collapse, max_link_share             # <<<<<<<<<<<<<<
+ *     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
+ *     w.max_link_share = max_link_share             # <<<<<<<<<<<<<<
  *     while True:
  *         # start event of c
 */
-  __pyx_t_3 = __pyx_v_collapse;
-  __Pyx_INCREF(__pyx_t_3);
-  __pyx_t_7 = __pyx_v_max_link_share;
+  __pyx_v_w->max_link_share = __pyx_v_max_link_share;
 
-  __Pyx_GIVEREF(__pyx_t_3);
-  __Pyx_GOTREF(__pyx_v_w->collapse);
-  __Pyx_DECREF_SET(__pyx_v_w->collapse, __pyx_t_3);
-  __pyx_t_3 = 0;
-  __pyx_v_w->max_link_share = __pyx_t_7;
-
-  /* "mcecrawl/algorithms/_cleaning.pyx":115
- *     w.out, w.parts, w.linked, w.in_link = [], [], 0, 0
- *     w.collapse, w.max_link_share = collapse, max_link_share
+  /* "mcecrawl/algorithms/_cleaning.pyx":191
+ *     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
+ *     w.max_link_share = max_link_share
  *     while True:             # <<<<<<<<<<<<<<
  *         # start event of c
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:
 */
   while (1) {
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":117
+    /* "mcecrawl/algorithms/_cleaning.pyx":193
  *     while True:
  *         # start event of c
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:             # <<<<<<<<<<<<<<
@@ -5314,7 +6231,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":118
+      /* "mcecrawl/algorithms/_cleaning.pyx":194
  *         # start event of c
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:
  *             return None             # <<<<<<<<<<<<<<
@@ -5331,7 +6248,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       }
       goto __pyx_L0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":117
+      /* "mcecrawl/algorithms/_cleaning.pyx":193
  *     while True:
  *         # start event of c
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:             # <<<<<<<<<<<<<<
@@ -5340,63 +6257,63 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":119
+    /* "mcecrawl/algorithms/_cleaning.pyx":195
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:
  *             return None
  *         tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)             # <<<<<<<<<<<<<<
  *         block = tag in block_tags
  *         is_a = tag == "a"
 */
-    __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 119, __pyx_L1_error)
+    __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 195, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_tag, ((PyObject*)__pyx_t_3));
     __pyx_t_3 = 0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":120
+    /* "mcecrawl/algorithms/_cleaning.pyx":196
  *             return None
  *         tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *         block = tag in block_tags             # <<<<<<<<<<<<<<
  *         is_a = tag == "a"
  *         if block:
 */
-    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 120, __pyx_L1_error)
-    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 120, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 196, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 196, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
 
     __Pyx_XDECREF_SET(__pyx_v_block, __pyx_t_3);
     __pyx_t_3 = 0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":121
+    /* "mcecrawl/algorithms/_cleaning.pyx":197
  *         tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *         block = tag in block_tags
  *         is_a = tag == "a"             # <<<<<<<<<<<<<<
  *         if block:
  *             w.flush()
 */
-    __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 121, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 197, __pyx_L1_error)
     __pyx_v_is_a = __pyx_t_8;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":122
+    /* "mcecrawl/algorithms/_cleaning.pyx":198
  *         block = tag in block_tags
  *         is_a = tag == "a"
  *         if block:             # <<<<<<<<<<<<<<
  *             w.flush()
  *         skip = tag in skipped_tags
 */
-    __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_v_block); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 122, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_v_block); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 198, __pyx_L1_error)
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":123
+      /* "mcecrawl/algorithms/_cleaning.pyx":199
  *         is_a = tag == "a"
  *         if block:
  *             w.flush()             # <<<<<<<<<<<<<<
  *         skip = tag in skipped_tags
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
 */
-      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 123, __pyx_L1_error)
+      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 199, __pyx_L1_error)
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":122
+      /* "mcecrawl/algorithms/_cleaning.pyx":198
  *         block = tag in block_tags
  *         is_a = tag == "a"
  *         if block:             # <<<<<<<<<<<<<<
@@ -5405,17 +6322,17 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":124
+    /* "mcecrawl/algorithms/_cleaning.pyx":200
  *         if block:
  *             w.flush()
  *         skip = tag in skipped_tags             # <<<<<<<<<<<<<<
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
 */
-    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_skipped_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 124, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_skipped_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 200, __pyx_L1_error)
     __pyx_v_skip = __pyx_t_8;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":125
+    /* "mcecrawl/algorithms/_cleaning.pyx":201
  *             w.flush()
  *         skip = tag in skipped_tags
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):             # <<<<<<<<<<<<<<
@@ -5441,7 +6358,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
       goto __pyx_L10_bool_binop_done;
     }
-    __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_link_box_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 125, __pyx_L1_error)
+    __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_link_box_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 201, __pyx_L1_error)
     if (!__pyx_t_9) {
 
     } else {
@@ -5459,7 +6376,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":126
+      /* "mcecrawl/algorithms/_cleaning.pyx":202
  *         skip = tag in skipped_tags
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))             # <<<<<<<<<<<<<<
@@ -5468,39 +6385,39 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       __pyx_t_2 = NULL;
       __Pyx_INCREF(__pyx_v_is_clutter);
-      __pyx_t_10 = __pyx_v_is_clutter; 
-      __pyx_t_11 = ((PyObject *)__pyx_v_root->_doc);
-      __Pyx_INCREF(__pyx_t_11);
-      __pyx_t_12 = ((PyObject *)elementFactory(((struct LxmlDocument *)__pyx_t_11), __pyx_v_c)); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 126, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_12);
-      __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
+      __pyx_t_5 = __pyx_v_is_clutter; 
+      __pyx_t_10 = ((PyObject *)__pyx_v_root->_doc);
+      __Pyx_INCREF(__pyx_t_10);
+      __pyx_t_11 = ((PyObject *)elementFactory(((struct LxmlDocument *)__pyx_t_10), __pyx_v_c)); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 202, __pyx_L1_error)
+      __Pyx_GOTREF(__pyx_t_11);
+      __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
       __pyx_t_4 = 1;
       #if CYTHON_UNPACK_METHODS
-      if (unlikely(PyMethod_Check(__pyx_t_10))) {
-        __pyx_t_2 = PyMethod_GET_SELF(__pyx_t_10);
+      if (unlikely(PyMethod_Check(__pyx_t_5))) {
+        __pyx_t_2 = PyMethod_GET_SELF(__pyx_t_5);
         assert(__pyx_t_2);
-        PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_10);
+        PyObject* __pyx__function = PyMethod_GET_FUNCTION(__pyx_t_5);
         __Pyx_INCREF(__pyx_t_2);
         __Pyx_INCREF(__pyx__function);
-        __Pyx_DECREF_SET(__pyx_t_10, __pyx__function);
+        __Pyx_DECREF_SET(__pyx_t_5, __pyx__function);
         __pyx_t_4 = 0;
       }
       #endif
       {
-        PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_12, __pyx_v_tag};
-        __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_10, __pyx_callargs+__pyx_t_4, (3-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
+        PyObject *__pyx_callargs[3] = {__pyx_t_2, __pyx_t_11, __pyx_v_tag};
+        __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_5, __pyx_callargs+__pyx_t_4, (3-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-        __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
-        __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 126, __pyx_L1_error)
+        __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
+        __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 202, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_3);
       }
-      __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 126, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 202, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       __pyx_v_skip = (!(!__pyx_t_8));
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":125
+      /* "mcecrawl/algorithms/_cleaning.pyx":201
  *             w.flush()
  *         skip = tag in skipped_tags
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):             # <<<<<<<<<<<<<<
@@ -5509,7 +6426,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":127
+    /* "mcecrawl/algorithms/_cleaning.pyx":203
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:             # <<<<<<<<<<<<<<
@@ -5521,12 +6438,12 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":128
+      /* "mcecrawl/algorithms/_cleaning.pyx":204
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:
  *             if is_a and _counts_as_link(c):             # <<<<<<<<<<<<<<
  *                 w.in_link += 1
- *             w.add(_collect(c.children))
+ *             w.add(c.children)
 */
       if (__pyx_v_is_a) {
       } else {
@@ -5534,7 +6451,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         __pyx_t_8 = __pyx_v_is_a;
         goto __pyx_L16_bool_binop_done;
       }
-      __pyx_t_9 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_9 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 128, __pyx_L1_error)
+      __pyx_t_9 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_9 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 204, __pyx_L1_error)
 
       __pyx_t_8 = __pyx_t_9;
 
@@ -5542,38 +6459,35 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       if (__pyx_t_8) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":129
+        /* "mcecrawl/algorithms/_cleaning.pyx":205
  *         if not skip:
  *             if is_a and _counts_as_link(c):
  *                 w.in_link += 1             # <<<<<<<<<<<<<<
- *             w.add(_collect(c.children))
+ *             w.add(c.children)
  *             # descend to the first element child (text children were read as the text)
 */
         __pyx_v_w->in_link = (__pyx_v_w->in_link + 1);
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":128
+        /* "mcecrawl/algorithms/_cleaning.pyx":204
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:
  *             if is_a and _counts_as_link(c):             # <<<<<<<<<<<<<<
  *                 w.in_link += 1
- *             w.add(_collect(c.children))
+ *             w.add(c.children)
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":130
+      /* "mcecrawl/algorithms/_cleaning.pyx":206
  *             if is_a and _counts_as_link(c):
  *                 w.in_link += 1
- *             w.add(_collect(c.children))             # <<<<<<<<<<<<<<
+ *             w.add(c.children)             # <<<<<<<<<<<<<<
  *             # descend to the first element child (text children were read as the text)
  *             nxt = c.children
 */
-      __pyx_t_3 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(__pyx_v_c->children); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 130, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_3);
-      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_t_3); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 130, __pyx_L1_error)
-      __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_v_c->children); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 206, __pyx_L1_error)
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":132
- *             w.add(_collect(c.children))
+      /* "mcecrawl/algorithms/_cleaning.pyx":208
+ *             w.add(c.children)
  *             # descend to the first element child (text children were read as the text)
  *             nxt = c.children             # <<<<<<<<<<<<<<
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
@@ -5583,7 +6497,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
       __pyx_v_nxt = __pyx_t_1;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":133
+      /* "mcecrawl/algorithms/_cleaning.pyx":209
  *             # descend to the first element child (text children were read as the text)
  *             nxt = c.children
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:             # <<<<<<<<<<<<<<
@@ -5610,7 +6524,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
         if (!__pyx_t_8) break;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":134
+        /* "mcecrawl/algorithms/_cleaning.pyx":210
  *             nxt = c.children
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
@@ -5639,7 +6553,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         if (__pyx_t_9) {
 
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":135
+          /* "mcecrawl/algorithms/_cleaning.pyx":211
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):
  *                     return None             # <<<<<<<<<<<<<<
@@ -5656,7 +6570,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
           }
           goto __pyx_L0;
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":134
+          /* "mcecrawl/algorithms/_cleaning.pyx":210
  *             nxt = c.children
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
@@ -5665,7 +6579,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         }
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":136
+        /* "mcecrawl/algorithms/_cleaning.pyx":212
  *                 if not (_is_text(nxt) or _skippable(nxt)):
  *                     return None
  *                 nxt = nxt.next             # <<<<<<<<<<<<<<
@@ -5677,7 +6591,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         __pyx_v_nxt = __pyx_t_1;
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":137
+      /* "mcecrawl/algorithms/_cleaning.pyx":213
  *                     return None
  *                 nxt = nxt.next
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
@@ -5689,7 +6603,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       if (__pyx_t_9) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":138
+        /* "mcecrawl/algorithms/_cleaning.pyx":214
  *                 nxt = nxt.next
  *             if nxt is not NULL:
  *                 c = nxt             # <<<<<<<<<<<<<<
@@ -5698,7 +6612,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_c = __pyx_v_nxt;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":139
+        /* "mcecrawl/algorithms/_cleaning.pyx":215
  *             if nxt is not NULL:
  *                 c = nxt
  *                 continue             # <<<<<<<<<<<<<<
@@ -5707,7 +6621,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         goto __pyx_L3_continue;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":137
+        /* "mcecrawl/algorithms/_cleaning.pyx":213
  *                     return None
  *                 nxt = nxt.next
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
@@ -5716,7 +6630,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":127
+      /* "mcecrawl/algorithms/_cleaning.pyx":203
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:             # <<<<<<<<<<<<<<
@@ -5725,7 +6639,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":141
+    /* "mcecrawl/algorithms/_cleaning.pyx":217
  *                 continue
  *         # end events: of c, then of each ancestor whose last element child has ended
  *         while True:             # <<<<<<<<<<<<<<
@@ -5734,26 +6648,26 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     while (1) {
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":142
+      /* "mcecrawl/algorithms/_cleaning.pyx":218
  *         # end events: of c, then of each ancestor whose last element child has ended
  *         while True:
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)             # <<<<<<<<<<<<<<
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1
 */
-      __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 142, __pyx_L1_error)
+      __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
       __Pyx_DECREF_SET(__pyx_v_tag, ((PyObject*)__pyx_t_3));
       __pyx_t_3 = 0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":143
+      /* "mcecrawl/algorithms/_cleaning.pyx":219
  *         while True:
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *             if tag == "a" and w.in_link and _counts_as_link(c):             # <<<<<<<<<<<<<<
  *                 w.in_link -= 1
  *             if tag in block_tags:
 */
-      __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 143, __pyx_L1_error)
+      __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 219, __pyx_L1_error)
       if (__pyx_t_8) {
 
       } else {
@@ -5772,7 +6686,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
         goto __pyx_L29_bool_binop_done;
       }
-      __pyx_t_8 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_8 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 143, __pyx_L1_error)
+      __pyx_t_8 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_8 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 219, __pyx_L1_error)
 
       __pyx_t_9 = __pyx_t_8;
 
@@ -5780,7 +6694,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       if (__pyx_t_9) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":144
+        /* "mcecrawl/algorithms/_cleaning.pyx":220
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1             # <<<<<<<<<<<<<<
@@ -5789,7 +6703,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_w->in_link = (__pyx_v_w->in_link - 1);
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":143
+        /* "mcecrawl/algorithms/_cleaning.pyx":219
  *         while True:
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *             if tag == "a" and w.in_link and _counts_as_link(c):             # <<<<<<<<<<<<<<
@@ -5798,50 +6712,47 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":145
+      /* "mcecrawl/algorithms/_cleaning.pyx":221
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1
  *             if tag in block_tags:             # <<<<<<<<<<<<<<
  *                 w.flush()
- *             w.add(_collect(c.next))
+ *             w.add(c.next)
 */
-      __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 145, __pyx_L1_error)
+      __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 221, __pyx_L1_error)
       if (__pyx_t_9) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":146
+        /* "mcecrawl/algorithms/_cleaning.pyx":222
  *                 w.in_link -= 1
  *             if tag in block_tags:
  *                 w.flush()             # <<<<<<<<<<<<<<
- *             w.add(_collect(c.next))
+ *             w.add(c.next)
  *             if c is top:
 */
-        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 146, __pyx_L1_error)
+        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 222, __pyx_L1_error)
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":145
+        /* "mcecrawl/algorithms/_cleaning.pyx":221
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1
  *             if tag in block_tags:             # <<<<<<<<<<<<<<
  *                 w.flush()
- *             w.add(_collect(c.next))
+ *             w.add(c.next)
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":147
+      /* "mcecrawl/algorithms/_cleaning.pyx":223
  *             if tag in block_tags:
  *                 w.flush()
- *             w.add(_collect(c.next))             # <<<<<<<<<<<<<<
+ *             w.add(c.next)             # <<<<<<<<<<<<<<
  *             if c is top:
  *                 w.flush()
 */
-      __pyx_t_3 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(__pyx_v_c->next); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 147, __pyx_L1_error)
-      __Pyx_GOTREF(__pyx_t_3);
-      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_t_3); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 147, __pyx_L1_error)
-      __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
+      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_v_c->next); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 223, __pyx_L1_error)
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":148
+      /* "mcecrawl/algorithms/_cleaning.pyx":224
  *                 w.flush()
- *             w.add(_collect(c.next))
+ *             w.add(c.next)
  *             if c is top:             # <<<<<<<<<<<<<<
  *                 w.flush()
  *                 return w.out
@@ -5851,16 +6762,16 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       if (__pyx_t_9) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":149
- *             w.add(_collect(c.next))
+        /* "mcecrawl/algorithms/_cleaning.pyx":225
+ *             w.add(c.next)
  *             if c is top:
  *                 w.flush()             # <<<<<<<<<<<<<<
  *                 return w.out
  *             nxt = c.next
 */
-        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 149, __pyx_L1_error)
+        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 225, __pyx_L1_error)
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":150
+        /* "mcecrawl/algorithms/_cleaning.pyx":226
  *             if c is top:
  *                 w.flush()
  *                 return w.out             # <<<<<<<<<<<<<<
@@ -5878,16 +6789,16 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         }
         goto __pyx_L0;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":148
+        /* "mcecrawl/algorithms/_cleaning.pyx":224
  *                 w.flush()
- *             w.add(_collect(c.next))
+ *             w.add(c.next)
  *             if c is top:             # <<<<<<<<<<<<<<
  *                 w.flush()
  *                 return w.out
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":151
+      /* "mcecrawl/algorithms/_cleaning.pyx":227
  *                 w.flush()
  *                 return w.out
  *             nxt = c.next             # <<<<<<<<<<<<<<
@@ -5898,7 +6809,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
       __pyx_v_nxt = __pyx_t_1;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":152
+      /* "mcecrawl/algorithms/_cleaning.pyx":228
  *                 return w.out
  *             nxt = c.next
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:             # <<<<<<<<<<<<<<
@@ -5925,7 +6836,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
         if (!__pyx_t_9) break;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":153
+        /* "mcecrawl/algorithms/_cleaning.pyx":229
  *             nxt = c.next
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
@@ -5954,7 +6865,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         if (__pyx_t_8) {
 
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":154
+          /* "mcecrawl/algorithms/_cleaning.pyx":230
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):
  *                     return None             # <<<<<<<<<<<<<<
@@ -5971,7 +6882,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
           }
           goto __pyx_L0;
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":153
+          /* "mcecrawl/algorithms/_cleaning.pyx":229
  *             nxt = c.next
  *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
  *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
@@ -5980,7 +6891,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         }
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":155
+        /* "mcecrawl/algorithms/_cleaning.pyx":231
  *                 if not (_is_text(nxt) or _skippable(nxt)):
  *                     return None
  *                 nxt = nxt.next             # <<<<<<<<<<<<<<
@@ -5992,7 +6903,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         __pyx_v_nxt = __pyx_t_1;
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":156
+      /* "mcecrawl/algorithms/_cleaning.pyx":232
  *                     return None
  *                 nxt = nxt.next
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
@@ -6004,7 +6915,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       if (__pyx_t_8) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":157
+        /* "mcecrawl/algorithms/_cleaning.pyx":233
  *                 nxt = nxt.next
  *             if nxt is not NULL:
  *                 c = nxt             # <<<<<<<<<<<<<<
@@ -6013,7 +6924,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_c = __pyx_v_nxt;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":158
+        /* "mcecrawl/algorithms/_cleaning.pyx":234
  *             if nxt is not NULL:
  *                 c = nxt
  *                 break             # <<<<<<<<<<<<<<
@@ -6021,7 +6932,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         goto __pyx_L27_break;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":156
+        /* "mcecrawl/algorithms/_cleaning.pyx":232
  *                     return None
  *                 nxt = nxt.next
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
@@ -6030,7 +6941,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":159
+      /* "mcecrawl/algorithms/_cleaning.pyx":235
  *                 c = nxt
  *                 break
  *             c = c.parent             # <<<<<<<<<<<<<<
@@ -6043,10 +6954,10 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     __pyx_L3_continue:;
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":101
+  /* "mcecrawl/algorithms/_cleaning.pyx":177
  * 
  * 
- * def blocks(cetree._Element root not None, is_clutter, collapse, block_tags, skipped_tags, link_box_tags,             # <<<<<<<<<<<<<<
+ * def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, link_box_tags,             # <<<<<<<<<<<<<<
  *            double max_link_share):
  *     """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
 */
@@ -6057,9 +6968,9 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
   __pyx_L1_error:;
   __Pyx_XDECREF(__pyx_t_2);
   __Pyx_XDECREF(__pyx_t_3);
+  __Pyx_XDECREF(__pyx_t_5);
   __Pyx_XDECREF(__pyx_t_10);
   __Pyx_XDECREF(__pyx_t_11);
-  __Pyx_XDECREF(__pyx_t_12);
   __Pyx_AddTraceback("mcecrawl.algorithms._cleaning.blocks", __pyx_clineno, __pyx_lineno, __pyx_filename);
   __pyx_r = NULL;
   __pyx_L0:;
@@ -6081,7 +6992,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
  *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
  * def __pyx_unpickle__Walk(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x7ea6687, 0x6e71b2f, 0x0a8cf17, b'collapse, in_link, linked, max_link_share, out, parts')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x37ac303, 0x8b92f2b, 0x862bdcc, b'buf, in_link, linked, max_link_share, out')
 */
 
 /* Python wrapper */
@@ -6213,16 +7124,16 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_2__pyx_unpickle__Wal
   /* "(tree fragment)":6
  * def __pyx_unpickle__Walk(__pyx_type, long __pyx_checksum, tuple __pyx_state):
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x7ea6687, 0x6e71b2f, 0x0a8cf17, b'collapse, in_link, linked, max_link_share, out, parts')             # <<<<<<<<<<<<<<
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x37ac303, 0x8b92f2b, 0x862bdcc, b'buf, in_link, linked, max_link_share, out')             # <<<<<<<<<<<<<<
  *     __pyx_result = _Walk.__new__(__pyx_type)
  *     if __pyx_state is not None:
 */
-  __pyx_t_1 = __Pyx_CheckUnpickleChecksum(__pyx_v___pyx_checksum, 0x7ea6687, 0x6e71b2f, 0x0a8cf17, __pyx_k_collapse_in_link_linked_max_link); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 6, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_CheckUnpickleChecksum(__pyx_v___pyx_checksum, 0x37ac303, 0x8b92f2b, 0x862bdcc, __pyx_k_buf_in_link_linked_max_link_shar); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(1, 6, __pyx_L1_error)
 
 
   /* "(tree fragment)":7
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x7ea6687, 0x6e71b2f, 0x0a8cf17, b'collapse, in_link, linked, max_link_share, out, parts')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x37ac303, 0x8b92f2b, 0x862bdcc, b'buf, in_link, linked, max_link_share, out')
  *     __pyx_result = _Walk.__new__(__pyx_type)             # <<<<<<<<<<<<<<
  *     if __pyx_state is not None:
  *         __pyx_unpickle__Walk__set_state(<_Walk> __pyx_result, __pyx_state)
@@ -6241,7 +7152,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_2__pyx_unpickle__Wal
   __pyx_t_2 = 0;
 
   /* "(tree fragment)":8
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x7ea6687, 0x6e71b2f, 0x0a8cf17, b'collapse, in_link, linked, max_link_share, out, parts')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x37ac303, 0x8b92f2b, 0x862bdcc, b'buf, in_link, linked, max_link_share, out')
  *     __pyx_result = _Walk.__new__(__pyx_type)
  *     if __pyx_state is not None:             # <<<<<<<<<<<<<<
  *         __pyx_unpickle__Walk__set_state(<_Walk> __pyx_result, __pyx_state)
@@ -6267,7 +7178,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_2__pyx_unpickle__Wal
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
     /* "(tree fragment)":8
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x7ea6687, 0x6e71b2f, 0x0a8cf17, b'collapse, in_link, linked, max_link_share, out, parts')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x37ac303, 0x8b92f2b, 0x862bdcc, b'buf, in_link, linked, max_link_share, out')
  *     __pyx_result = _Walk.__new__(__pyx_type)
  *     if __pyx_state is not None:             # <<<<<<<<<<<<<<
  *         __pyx_unpickle__Walk__set_state(<_Walk> __pyx_result, __pyx_state)
@@ -6280,7 +7191,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_2__pyx_unpickle__Wal
  *         __pyx_unpickle__Walk__set_state(<_Walk> __pyx_result, __pyx_state)
  *     return __pyx_result             # <<<<<<<<<<<<<<
  * cdef __pyx_unpickle__Walk__set_state(_Walk __pyx_result, __pyx_state: tuple):
- *     __pyx_result.collapse = __pyx_state[0]; __pyx_result.in_link = __pyx_state[1]; __pyx_result.linked = __pyx_state[2]; __pyx_result.max_link_share = __pyx_state[3]; __pyx_result.out = __pyx_state[4]; __pyx_result.parts = __pyx_state[5]
+ *     __pyx_result.buf = __pyx_state[0]; __pyx_result.in_link = __pyx_state[1]; __pyx_result.linked = __pyx_state[2]; __pyx_result.max_link_share = __pyx_state[3]; __pyx_result.out = __pyx_state[4]
 */
   {
     PyObject *__pyx_temp;
@@ -6298,7 +7209,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_2__pyx_unpickle__Wal
  *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
  * def __pyx_unpickle__Walk(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x7ea6687, 0x6e71b2f, 0x0a8cf17, b'collapse, in_link, linked, max_link_share, out, parts')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x37ac303, 0x8b92f2b, 0x862bdcc, b'buf, in_link, linked, max_link_share, out')
 */
 
   /* function exit code */
@@ -6318,8 +7229,8 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_2__pyx_unpickle__Wal
  *         __pyx_unpickle__Walk__set_state(<_Walk> __pyx_result, __pyx_state)
  *     return __pyx_result
  * cdef __pyx_unpickle__Walk__set_state(_Walk __pyx_result, __pyx_state: tuple):             # <<<<<<<<<<<<<<
- *     __pyx_result.collapse = __pyx_state[0]; __pyx_result.in_link = __pyx_state[1]; __pyx_result.linked = __pyx_state[2]; __pyx_result.max_link_share = __pyx_state[3]; __pyx_result.out = __pyx_state[4]; __pyx_result.parts = __pyx_state[5]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 6)
+ *     __pyx_result.buf = __pyx_state[0]; __pyx_result.in_link = __pyx_state[1]; __pyx_result.linked = __pyx_state[2]; __pyx_result.max_link_share = __pyx_state[3]; __pyx_result.out = __pyx_state[4]
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 5)
 */
 
 static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning___pyx_unpickle__Walk__set_state(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_v___pyx_result, PyObject *__pyx_v___pyx_state) {
@@ -6337,14 +7248,15 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning___pyx_unpickle__Walk_
   /* "(tree fragment)":12
  *     return __pyx_result
  * cdef __pyx_unpickle__Walk__set_state(_Walk __pyx_result, __pyx_state: tuple):
- *     __pyx_result.collapse = __pyx_state[0]; __pyx_result.in_link = __pyx_state[1]; __pyx_result.linked = __pyx_state[2]; __pyx_result.max_link_share = __pyx_state[3]; __pyx_result.out = __pyx_state[4]; __pyx_result.parts = __pyx_state[5]             # <<<<<<<<<<<<<<
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 6)
+ *     __pyx_result.buf = __pyx_state[0]; __pyx_result.in_link = __pyx_state[1]; __pyx_result.linked = __pyx_state[2]; __pyx_result.max_link_share = __pyx_state[3]; __pyx_result.out = __pyx_state[4]             # <<<<<<<<<<<<<<
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 5)
 */
   __pyx_t_1 = __Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 0);
   __Pyx_INCREF(__pyx_t_1);
+  if (!(likely(PyByteArray_CheckExact(__pyx_t_1))||((__pyx_t_1) == Py_None) || __Pyx_RaiseUnexpectedTypeError("bytearray", __pyx_t_1))) __PYX_ERR(1, 12, __pyx_L1_error)
   __Pyx_GIVEREF(__pyx_t_1);
-  __Pyx_GOTREF(__pyx_v___pyx_result->collapse);
-  __Pyx_DECREF_SET(__pyx_v___pyx_result->collapse, __pyx_t_1);
+  __Pyx_GOTREF(__pyx_v___pyx_result->buf);
+  __Pyx_DECREF_SET(__pyx_v___pyx_result->buf, ((PyObject*)__pyx_t_1));
   __pyx_t_1 = 0;
   __pyx_t_2 = __Pyx_PyIndex_AsSsize_t(__Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 1)); if (unlikely((__pyx_t_2 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(1, 12, __pyx_L1_error)
   __pyx_v___pyx_result->in_link = __pyx_t_2;
@@ -6359,28 +7271,21 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning___pyx_unpickle__Walk_
   __Pyx_GOTREF(__pyx_v___pyx_result->out);
   __Pyx_DECREF_SET(__pyx_v___pyx_result->out, ((PyObject*)__pyx_t_1));
   __pyx_t_1 = 0;
-  __pyx_t_1 = __Pyx_PyTuple_GET_ITEM(__pyx_v___pyx_state, 5);
-  __Pyx_INCREF(__pyx_t_1);
-  if (!(likely(PyList_CheckExact(__pyx_t_1))||((__pyx_t_1) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_1))) __PYX_ERR(1, 12, __pyx_L1_error)
-  __Pyx_GIVEREF(__pyx_t_1);
-  __Pyx_GOTREF(__pyx_v___pyx_result->parts);
-  __Pyx_DECREF_SET(__pyx_v___pyx_result->parts, ((PyObject*)__pyx_t_1));
-  __pyx_t_1 = 0;
 
   /* "(tree fragment)":13
  * cdef __pyx_unpickle__Walk__set_state(_Walk __pyx_result, __pyx_state: tuple):
- *     __pyx_result.collapse = __pyx_state[0]; __pyx_result.in_link = __pyx_state[1]; __pyx_result.linked = __pyx_state[2]; __pyx_result.max_link_share = __pyx_state[3]; __pyx_result.out = __pyx_state[4]; __pyx_result.parts = __pyx_state[5]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 6)             # <<<<<<<<<<<<<<
+ *     __pyx_result.buf = __pyx_state[0]; __pyx_result.in_link = __pyx_state[1]; __pyx_result.linked = __pyx_state[2]; __pyx_result.max_link_share = __pyx_state[3]; __pyx_result.out = __pyx_state[4]
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 5)             # <<<<<<<<<<<<<<
 */
-  __pyx_t_4 = __Pyx_UpdateUnpickledDict(((PyObject *)__pyx_v___pyx_result), __pyx_v___pyx_state, 6); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(1, 13, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_UpdateUnpickledDict(((PyObject *)__pyx_v___pyx_result), __pyx_v___pyx_state, 5); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(1, 13, __pyx_L1_error)
 
 
   /* "(tree fragment)":11
  *         __pyx_unpickle__Walk__set_state(<_Walk> __pyx_result, __pyx_state)
  *     return __pyx_result
  * cdef __pyx_unpickle__Walk__set_state(_Walk __pyx_result, __pyx_state: tuple):             # <<<<<<<<<<<<<<
- *     __pyx_result.collapse = __pyx_state[0]; __pyx_result.in_link = __pyx_state[1]; __pyx_result.linked = __pyx_state[2]; __pyx_result.max_link_share = __pyx_state[3]; __pyx_result.out = __pyx_state[4]; __pyx_result.parts = __pyx_state[5]
- *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 6)
+ *     __pyx_result.buf = __pyx_state[0]; __pyx_result.in_link = __pyx_state[1]; __pyx_result.linked = __pyx_state[2]; __pyx_result.max_link_share = __pyx_state[3]; __pyx_result.out = __pyx_state[4]
+ *     __Pyx_UpdateUnpickledDict(__pyx_result, __pyx_state, 5)
 */
 
   /* function exit code */
@@ -6408,8 +7313,7 @@ static PyObject *__pyx_tp_new__initialisation_8mcecrawl_10algorithms_9_cleaning_
   struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *p = ((struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *)o);
   p->__pyx_vtab = __pyx_vtabptr_8mcecrawl_10algorithms_9_cleaning__Walk;
   p->out = ((PyObject*)Py_None); Py_INCREF(Py_None);
-  p->parts = ((PyObject*)Py_None); Py_INCREF(Py_None);
-  p->collapse = Py_None; Py_INCREF(Py_None);
+  p->buf = ((PyObject*)Py_None); Py_INCREF(Py_None);
   return o;
 }
 
@@ -6460,8 +7364,7 @@ static void __pyx_tp_dealloc_8mcecrawl_10algorithms_9_cleaning__Walk(PyObject *o
   #endif
   PyObject_GC_UnTrack(o);
   Py_CLEAR(p->out);
-  Py_CLEAR(p->parts);
-  Py_CLEAR(p->collapse);
+  Py_CLEAR(p->buf);
   PyTypeObject *tp = Py_TYPE(o);
   #if CYTHON_USE_TYPE_SLOTS
   (*tp->tp_free)(o);
@@ -6486,12 +7389,6 @@ static int __pyx_tp_traverse_8mcecrawl_10algorithms_9_cleaning__Walk(PyObject *o
   if (p->out) {
     e = (*v)(p->out, a); if (e) return e;
   }
-  if (p->parts) {
-    e = (*v)(p->parts, a); if (e) return e;
-  }
-  if (p->collapse) {
-    e = (*v)(p->collapse, a); if (e) return e;
-  }
   return 0;
 }
 
@@ -6500,12 +7397,6 @@ static int __pyx_tp_clear_8mcecrawl_10algorithms_9_cleaning__Walk(PyObject *o) {
   struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *p = (struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *)o;
   tmp = ((PyObject*)p->out);
   p->out = ((PyObject*)Py_None); Py_INCREF(Py_None);
-  Py_XDECREF(tmp);
-  tmp = ((PyObject*)p->parts);
-  p->parts = ((PyObject*)Py_None); Py_INCREF(Py_None);
-  Py_XDECREF(tmp);
-  tmp = ((PyObject*)p->collapse);
-  p->collapse = Py_None; Py_INCREF(Py_None);
   Py_XDECREF(tmp);
   return 0;
 }
@@ -6646,7 +7537,6 @@ static PyObject *__pyx_tp_new_vectorcall_8mcecrawl_10algorithms_9_cleaning___pyx
     #else
     (void) PyObject_INIT(o, t);
     #endif
-    PyObject_GC_Track(o);
   } else
   #endif
   {
@@ -6682,15 +7572,13 @@ static PyObject *__pyx_tp_vectorcall_8mcecrawl_10algorithms_9_cleaning___pyx_sco
 static void __pyx_tp_dealloc_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr(PyObject *o) {
   struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr *p = (struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr *)o;
   #if CYTHON_USE_TP_FINALIZE
-  if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && !__Pyx_PyObject_GC_IsFinalized(o)) {
+  if (unlikely(__Pyx_PyObject_GetSlot(o, tp_finalize, destructor)) && (!PyType_IS_GC(Py_TYPE(o)) || !__Pyx_PyObject_GC_IsFinalized(o))) {
     if (__Pyx_PyObject_GetSlot(o, tp_dealloc, destructor) == __pyx_tp_dealloc_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr) {
       if (PyObject_CallFinalizerFromDealloc(o)) return;
     }
   }
   #endif
-  PyObject_GC_UnTrack(o);
   Py_CLEAR(p->__pyx_genexpr_arg_0);
-  Py_CLEAR(p->__pyx_v_ch);
   #if CYTHON_USE_FREELISTS
   if (likely((int)(__pyx_mstate_global->__pyx_freecount_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr < 8) & __PYX_CHECK_FINAL_TYPE_FOR_FREELISTS(Py_TYPE(o), __pyx_mstate_global->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr, sizeof(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr))))
   {
@@ -6712,26 +7600,9 @@ static void __pyx_tp_dealloc_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struc
     #endif
   }
 }
-
-static int __pyx_tp_traverse_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr(PyObject *o, visitproc v, void *a) {
-  int e;
-  struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr *p = (struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr *)o;
-  {
-    e = __Pyx_call_type_traverse(o, 1, v, a);
-    if (e) return e;
-  }
-  if (p->__pyx_genexpr_arg_0) {
-    e = (*v)(p->__pyx_genexpr_arg_0, a); if (e) return e;
-  }
-  if (p->__pyx_v_ch) {
-    e = (*v)(p->__pyx_v_ch, a); if (e) return e;
-  }
-  return 0;
-}
 #if CYTHON_USE_TYPE_SPECS
 static PyType_Slot __pyx_type_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr_slots[] = {
   {Py_tp_dealloc, (void *)__pyx_tp_dealloc_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr},
-  {Py_tp_traverse, (void *)__pyx_tp_traverse_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr},
   {Py_tp_new, (void *)__pyx_tp_new_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr},
   #if (!CYTHON_COMPILING_IN_PYPY || PYPY_VERSION_NUM >= 0x07030800) && (!CYTHON_COMPILING_IN_LIMITED_API || __PYX_LIMITED_VERSION_HEX >= 0x030E0000)
   #if CYTHON_VECTORCALL_TPNEW
@@ -6744,7 +7615,7 @@ static PyType_Spec __pyx_type_8mcecrawl_10algorithms_9_cleaning___pyx_scope_stru
   "mcecrawl.algorithms._cleaning.__pyx_scope_struct__genexpr",
   sizeof(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr),
   0,
-  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_HAVE_GC,
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG,
   __pyx_type_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr_slots,
 };
 #else
@@ -6769,9 +7640,9 @@ static PyTypeObject __pyx_type_8mcecrawl_10algorithms_9_cleaning___pyx_scope_str
   0, /*tp_getattro*/
   0, /*tp_setattro*/
   0, /*tp_as_buffer*/
-  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG|Py_TPFLAGS_HAVE_GC, /*tp_flags*/
+  Py_TPFLAGS_DEFAULT|Py_TPFLAGS_HAVE_VERSION_TAG, /*tp_flags*/
   0, /*tp_doc*/
-  __pyx_tp_traverse_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr, /*tp_traverse*/
+  0, /*tp_traverse*/
   0, /*tp_clear*/
   0, /*tp_richcompare*/
   0, /*tp_weaklistoffset*/
@@ -6883,16 +7754,16 @@ static int __Pyx_modinit_Exttype___pyx_obj_8mcecrawl_10algorithms_9_cleaning__Wa
   /*--- Exttype __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk ---*/
   __pyx_vtabptr_8mcecrawl_10algorithms_9_cleaning__Walk = &__pyx_vtable_8mcecrawl_10algorithms_9_cleaning__Walk;
   __pyx_vtable_8mcecrawl_10algorithms_9_cleaning__Walk.flush = (void (*)(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *))__pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush;
-  __pyx_vtable_8mcecrawl_10algorithms_9_cleaning__Walk.add = (void (*)(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *, PyObject *))__pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add;
+  __pyx_vtable_8mcecrawl_10algorithms_9_cleaning__Walk.add = (void (*)(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *, xmlNode *))__pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add;
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_8mcecrawl_10algorithms_9_cleaning__Walk_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk)) __PYX_ERR(0, 78, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_8mcecrawl_10algorithms_9_cleaning__Walk_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk)) __PYX_ERR(0, 124, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk = &__pyx_type_8mcecrawl_10algorithms_9_cleaning__Walk;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 78, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk);
@@ -6902,9 +7773,9 @@ static int __Pyx_modinit_Exttype___pyx_obj_8mcecrawl_10algorithms_9_cleaning__Wa
     __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk, __pyx_vtabptr_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 78, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Walk, (PyObject *) __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 78, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 78, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk, __pyx_vtabptr_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Walk, (PyObject *) __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -6921,14 +7792,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_8mcecrawl_10algorithms_9_cleaning___p
   __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr", 0);
   /*--- Exttype __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr ---*/
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr)) __PYX_ERR(0, 89, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr)) __PYX_ERR(0, 159, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr = &__pyx_type_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr) < (0)) __PYX_ERR(0, 89, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr) < (0)) __PYX_ERR(0, 159, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr);
@@ -7338,17 +8209,17 @@ __Pyx_RefNannySetupContext("PyInit__cleaning", 0);
   if (__Pyx_InitAfterSharedUtility() < (0)) __PYX_ERR(0, 1, __pyx_L1_error)
   /*--- Execution code ---*/
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":21
+  /* "mcecrawl/algorithms/_cleaning.pyx":22
  * from lxml.includes.tree cimport xmlAttr, xmlNode
  * 
  * cetree.import_lxml__etree()             # <<<<<<<<<<<<<<
  * 
  * # Attributes _is_clutter reads: an element with none of them (and not a link-box container) is
 */
-  __pyx_t_2 = import_lxml__etree(); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 21, __pyx_L1_error)
+  __pyx_t_2 = import_lxml__etree(); if (unlikely(__pyx_t_2 == ((int)-1))) __PYX_ERR(0, 22, __pyx_L1_error)
 
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":26
+  /* "mcecrawl/algorithms/_cleaning.pyx":27
  * # never clutter.
  * cdef const char* _CLUTTER_ATTRS[8]
  * _CLUTTER_ATTRS[:] = [b"class", b"id", b"role", b"itemprop", b"rel", b"hidden", b"aria-hidden", b"style"]             # <<<<<<<<<<<<<<
@@ -7373,7 +8244,7 @@ __Pyx_RefNannySetupContext("PyInit__cleaning", 0);
 
   /* "(tree fragment)":17
  *     else:
- *         return __pyx_unpickle__Walk, (type(self), 0x7ea6687, state)
+ *         return __pyx_unpickle__Walk, (type(self), 0x37ac303, state)
  * def __setstate_cython__(self, __pyx_state):             # <<<<<<<<<<<<<<
  *     __pyx_unpickle__Walk__set_state(self, __pyx_state)
 */
@@ -7385,19 +8256,19 @@ __Pyx_RefNannySetupContext("PyInit__cleaning", 0);
   if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_3) < (0)) __PYX_ERR(1, 17, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":101
+  /* "mcecrawl/algorithms/_cleaning.pyx":177
  * 
  * 
- * def blocks(cetree._Element root not None, is_clutter, collapse, block_tags, skipped_tags, link_box_tags,             # <<<<<<<<<<<<<<
+ * def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, link_box_tags,             # <<<<<<<<<<<<<<
  *            double max_link_share):
  *     """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
 */
-  __pyx_t_3 = __Pyx_CyFunction_New(&__pyx_mdef_8mcecrawl_10algorithms_9_cleaning_1blocks, 0, __pyx_mstate_global->__pyx_n_u_blocks, NULL, __pyx_mstate_global->__pyx_n_u_mcecrawl_algorithms__cleaning, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 101, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_CyFunction_New(&__pyx_mdef_8mcecrawl_10algorithms_9_cleaning_1blocks, 0, __pyx_mstate_global->__pyx_n_u_blocks, NULL, __pyx_mstate_global->__pyx_n_u_mcecrawl_algorithms__cleaning, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 177, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_3);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_blocks, __pyx_t_3) < (0)) __PYX_ERR(0, 101, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_blocks, __pyx_t_3) < (0)) __PYX_ERR(0, 177, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
   /* "(tree fragment)":4
@@ -7405,7 +8276,7 @@ __Pyx_RefNannySetupContext("PyInit__cleaning", 0);
  *     int __Pyx_UpdateUnpickledDict(object, object, Py_ssize_t) except -1
  * def __pyx_unpickle__Walk(__pyx_type, long __pyx_checksum, tuple __pyx_state):             # <<<<<<<<<<<<<<
  *     cdef object __pyx_result
- *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x7ea6687, 0x6e71b2f, 0x0a8cf17, b'collapse, in_link, linked, max_link_share, out, parts')
+ *     __Pyx_CheckUnpickleChecksum(__pyx_checksum, 0x37ac303, 0x8b92f2b, 0x862bdcc, b'buf, in_link, linked, max_link_share, out')
 */
   __pyx_t_3 = __Pyx_CyFunction_New(&__pyx_mdef_8mcecrawl_10algorithms_9_cleaning_3__pyx_unpickle__Walk, 0, __pyx_mstate_global->__pyx_n_u_pyx_unpickle__Walk, NULL, __pyx_mstate_global->__pyx_n_u_mcecrawl_algorithms__cleaning, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_3)) __PYX_ERR(1, 4, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
@@ -7488,38 +8359,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{0},{15},{1},{179},{8},{7},{6},{2},{9},{11},{33},{5},{23},{25},{28},{20},{12},{8},{8},{12},{8},{10},{8},{7},{14},{12},{11},{10},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{13},{1},{18},{5},{10},{6},{1},{2},{5},{18},{5},{8},{7},{4},{10},{7},{5},{13},{5},{14},{29},{4},{3},{3},{4},{4},{4},{10},{4},{12},{10},{5},{5},{3},{5},{3},{6},{12},{5},{6},{1}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{11},{55},{150},{524},{3}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{0},{15},{1},{179},{8},{7},{6},{2},{9},{11},{33},{5},{23},{25},{28},{20},{12},{8},{8},{12},{8},{10},{8},{7},{14},{12},{11},{10},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{13},{1},{18},{5},{10},{6},{1},{2},{18},{5},{6},{7},{4},{10},{5},{13},{5},{14},{29},{4},{3},{3},{4},{4},{4},{10},{4},{12},{10},{5},{3},{5},{3},{6},{12},{5},{6},{1}};
+    const struct { const unsigned int length: 10; } bytes_length_index[] = {{11},{55},{129},{512},{3}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1068 bytes) */
-static const char cstring[] = "x\332\255S\277o\333F\024\216P\271Qc\327\226\"\327i\232\002\241j\327N\020T\251`\027.\334\"\201\020\333h\213 \225\003\327j\023$\304\351\370$1:\221\024\357hIh\007\217\032o\344\310\221#G\216\036=r\344\250?\241\177B\337Q\226\3534k\t\350~\274\037\337{\337wO\017\204\013\240\265]\322\351\203%\036>}a\013\320D\227\010\355\331XtmK3\271f\0003[\340\022\001l\254q\341\232T\200\253\202,\255q\320\370f\347\373\035\215X\206\346\302;\240\202k\334kQF8\007\256\331m\255\345\231L\230\226&\306\016\360\252\366s[\033\333\236f\001\030\232\2605\007\343\256\047\210.X\032\007\241\016\332\026\261,[\020a\332\226\216\351\246\325\331\322\014\323\305\"\346)\250\354C\3028T\211a\350\030\007\206\311I\213\001Xj\355P\223\317N\306;rJ8uMG\354\365)P\227\014\331c\302:\266k\212n\237?\326)\003b!x\325\031\217\364&a\275l\251\352\272\013\206GA\247\231\020\272>7c{\034\273\372\257\243\315<\336\255\376\310l\212]=\251v\300\202\221\343\352z\003Q\033\343}\024M\177\001#\361\022\332\272~I\0140W7\224\007\277\266gQ\265w\346\360\370\365\211ie\273mx,\263X\244?\333a\2506\3252\355\002\355q\257?\273\271\300=&f\347K\034uT\362\317N\236\345\230\264\247\3202\256\231\355T(\245\024\340\300#l^\343\222\277\376\241\022s\003\214\324\005\005\271\352\213_\353\376C\241t\001\\\3149\233\\\247\266k{8\035@\010\037[\324\264\253W\026\336B%{\331\242\013\322\231]9\245]\365\\.e\030\242\2438\302%\024Z\204\366(\2639P\2331\342p\270\024\037+\020U\205y\002\047\026\307\203Y^\337\024\320\347\230\336\323[\366(\203f\366\020\334>\031\351\231\225w\211\013\363A\251\376;(\325\253AAla\215\204c;\256m\013\016\254\215\243f [\003\332\004\305\347=\323Q?\007\214\014\037Ep\005\037\"J&\207\372\0079h\027]\327\036\n\333\361\034\003\255\036\207+\301N\t\363f\013\037\236\345\322\374zP\013\016\303\312Yn\232\277\357\017\022\355\333h1\376\341\274\227\034\275L\363e\371\235_\010rA)\315\337<\373K\356\372\225\264\260\025\014\302B\264\034\2234\2778\251\235\345\376.\334\270uO9JrU\276\016\362\301/\241\021=\214w\222\247\215\244q\234\034\277J^\275M\336\352i\241(o\312\201\377\261\317\302""\212\202;\2354\345\201\277\352\037\245\205\333\022\323\357\310\301\024\027\341\357\005\315\360 *G\373\361B\334<?\270(_\354\047\215f\322\314P0q\220\026V\222\225\315\300\010+\341n\364\010c\352\323\367-G\330\325\362\215\205\273~\336\257\247\3715I\246\031\023d\270pv2\251M~\222u\371\207O\374?\303\r\354u=:J\321\361Z\346\222\322z\260\027\252\333\264\200\334&\207r+\271\373(\334\016I(\242\335\270\222.\225e--,\047\313_\005\225`7\253\266\031\347\342;\347\271\363\317/J\212b^>\223\252\301\211\220\333\222\244\n&]\372tr\242\362\256\031w&\236\334\367\027\021\343\353\320C\246\037\305O.\312\311\3637\311\233\214%\326\331A\255n\005[\341}\304_E\216\373\027\271Y\342 ]Z\311\262W\360!ri\261$\277D\r\261\306\261,\311\007~\305\257\371\365\351\022J\212%q\333\220\035\377\267`#\240\341Z8\214HZ\234\277\351gh\372\"\252E\365t\365\236_K\213k\222\372%\205-\262w.\256\312:\202O\013\237 Jr{3 \301\020u\030F\355\270\256$?\377\375\342h\026\275-\r\177\003\325\034\207\371\360\327\270\026\327\257z\232\023\306\373\032\252\362~\217\312\355\312rV%s\027q\002\374\\\372\277\265\236.\025eN\226\222\223\346?\245!\230\004";
-    PyObject *data = __Pyx_DecompressString(cstring, 1068, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1029 bytes) */
+static const char cstring[] = "x\332\255R\317o\033E\024\256\205CL\023\022;1)\245H\035CH@\025.V\034\005\n*\262\222V\252@%\251J\002B\355h<\373lo\275\336]\357\314\3066\342\220\243\217s\334\343\036\367\350\343\036s\364q\217{\364\237\300\237\300\233u\234\006z\305\222\347\315\274\037\337\373\336\267\357K\351\001\220\226\307\332=\260\345W?>w$\020\331a\222\034\216d\307\261\211)\210\001\226\331\004\217I\260FDH\317\344\022<\235d\223\343\047\307_\327\277\255\023f\033\304\2037\300\245 \302or\213\t\001\2028-\322\364MK\2326\221#\027D\225<k\221\221\343\023\033\300 \322!.\346\335,\220\035\260\211\000\251/d\227\331\266#\2314\035\233b\271i\267w\211az\330\304<\007]\375\224Y\002\252\3140(\346\201a\n\326\264\000l}\266\271)\3467\343\r;g\202{\246+\037\3658p\217\r\254\207\314j;\236);=\361\220r\013\230\215\340Uw4\244g\314\352fG\225R\017\014\237\003\345\231\020\224.\334HO \253\377\006Z\226/:\325\037,\207#\253\307\3256\3300t=J\217\021\365xt\204\242\321\3470\224/\240E\351\325`\200\265\324\320\021\374\265|\233k\333^\300\343\257\307L;\263\216\341[\231\307f\275\271\205\2016\2322\357\000\357\n\2777\177y |K\316\357W8\372\252\345\237\337|\3335yW\243e\263f\276s\251\225\322\200}\237Y\213\036W\363\323w\225X8`\250\037(\3105/q\203\375\273BQ\tB.f6\005\345\216\347\370\270\035\300\230\030\331\334t\252\327\036\321D%\273\331A%k\317\237\202\363\016\2670JQ\027\3511\016M\306\273\334r\004\240\264`\033W\252#4\323\360\226/qUM\t=\201U]\332t\206\031\230\345\014\300\353\261!\315\274\242\303<X\254F\365\355jT\257W\003A\245=\224\256\343z\216#\005X-\\.\003\3473\240\305Pn\3215]\375w\301\310\360qlO\212\001\242d\002\240Kv<g \035\327w\rt\370\002\256\3259g\226\077\077\304\340\"\227\346?\017k\341\323\250r\221\233\345\357\007\375\204|3Y\211\277\277\354&\047/\322\374\246\332\017\na.,\245\371\345\213\277\324API\013\273a?*L\326b\226\346W\306\265\213\334\337\205[\267\357\351@I\225\325iP\017\376\214\312\321\357\023#y\364\323\264>\355\247\205\242ZV\375\340\375\300\212*\032\346||\246\236\004\345\340$-l(,\273\243\3723<d\260\037.\207~t\030\311\311~\274\034\367u.V\257""\047\353;\241\021U\242\203\311\203\370\354\2621\373\267\347\004\t\254\335Z\272\033\344\203F\232\337Rl\226\221\306a\226.N\307\265\361SUQ\337\005\215\340\217(\037=\233\274\2147cL[J\226\260+\332Ya%\313\331M\356>\210\366\"\206\275\017\342J\272\272\251jia-Y\373,\254\204\007Y\247\2358\027\337\271\314]~<-\351\211\362\352Pirc\251\366\024K5L\272\372\341\370T\327\335p\326\307\276:\nV\020\343\213\310\237\034\305\357\305\217\247\233\311\317\257\222W\257\223\327T\367\251\2434\267\303\335\350>\342\227q\276\243in^\330OW\327\263\352u\324;\227\026K\352S\224\014{\274T%\234\2516[\335\320&E\263\255\332\301\257\341v\310\243\255h0aiq\361\331>B\327\047\223\332\244\221\226\357\005\265\264\270\245xP\322\2702\373\224\305\262j \360\254\360\001\242$\033;!\013\007\250\301`\322\212\033Z\352\313\337\246\047\363\354=e\004\333\001\013F\250\342/q-n\\\363Y\014\213\357-T\344-?\035\362\324f\326!\013\025Q\362 \227\376o\264\323\325\242\312\251Rrz\366\017\373\036\200\304";
+    PyObject *data = __Pyx_DecompressString(cstring, 1029, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1341 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\377djavascr\377ipt:mcec\377rawl/alg\377orithms/\277_cleanZ\000.\377pyx_Walk\376\000\002.__reduoce_c\204\"__\017\005\362\234\000s\223\000\t\rflus\277h.<loc\223\000>\377.genexprw__PS\000PyD\262 \377_NextRefk__\322\004eR\000_d\026\001\336[\000func\014\001geytY\003o\000main \001\337modul)\002na\315m\002\003ew9\001\257\001ch\377ecksum__~\275\001result\006\003\360A\004\324\001\373!\033\003unpicckJ\001\347\0020\002vt\266!\236\212\001qual\\\005\371\004_L\370\017\223%ex\276\001\255@_\220\005ys\263\010\227/_tes\231\000\376\356\003is_coro\375u\233`eaasynocio.\t\006sb\307 \275k\000\002_tag\t\003s\367cch\253Arcli\367ne_\232 trac\377ebackclo\377secollap\323se\366$_\000ab\001lu\357tter\234`lnu\277mitems<\000k\357_boxV\002low\277ermax_\021\002s\257hare\241e.\237g.\374\240f\326@tnxtpo\377prootsel\375f\350`dsetde{fa\372 skip\000\001\347ped\266\002\253`rts\321w\354`\263b\276\205\001p\320\000th\377rowtopup\377dateuse_\276\322evalue\000\002s\377w\200\001\330\004#\2401\377\240F\250!\200\001\340\004\377\037\230q\320 0\260\013\377\270;\300k\320QR\330\377\004\023\2205\230\010\240\001\377\240\021\330\004\007\200|\220\3777\230!\330\010\047\240q\377\250\010\260\016\270a\330\004\377\013\2101\200\001\360\010\000\373\n\033\025\001\021\220\024\220[\377\240\004\240J\250d\260)\377\2704\320?P\320PT\377\320TZ\320Z^\320^\377_\330\010\020\220\007\220q\277\230\006\230l\250!K\001v\377\210W\220E\230\024\230Q\357\330\010\022\220U\000\027\220q\377\340\010\027\220t\230:\240\377W\250E\260\023\260D\270\377\005\270W\300E\310\023\310?D\320PW\320WA\002\205\000\377q\330\010\017\320\017&\240\177d\250!\2507\260+!\000\353A\340\004\013Q\223\000\016\000\005\377\031\230\004\230A\330""\004\026\347\220a\340\305\002\337\000\005\200V\377\2101\210H\220A\220Y\277\230a\230{\250$\251\000#\377\260Q\330\004\005\200[\220\177\001\320\021#\240:\250\n\001\373\340\010\331\000\210F\220\047\320\377\031+\2503\250a\250t\377\2607\270!\330\014\023\220\3771\330\010\016\320\016\"\240\367!\2407{\002&\270\001\270\177\027\300\001\300\030\310\021\337\001\357\004\220C\220\235\001\210t\220\3573\220a\330C\001\330\014\r\353\210V4\001\017\013\0074\210u\357\220D\230\013A\000%\250u\376\347\000\003\270>\310\023\320L\247]\320]\247\"e\0004\251 \n\257\240\047\250\037]\000\024\205 D\373\310\001J\0014\210q\330\014\365\0179\002\017\206@\001\330\020\021\363\220\034\301 a\000T\220\021\220\377(\230!\2301\230A\340\361\014\320 \250\000\004\000$\220g\230\377U\240$\240c\250\026\250_w\260a\330\020\314E\025\020\000\377\032\2601\260A\330\024\033\377\2301\330\020\026\220c\230\365\021X\001t\343B\020\024\220A\376Z\000\340\010\t\330\014\022\320\277\022&\240a\240w\205 w\357\260f\270A\357!\300X\310}Q(\0033\220d\230$\313 \377y\250\004\250O\2701\270\021A\213\006\351\005\241\000\026\223 \226\013\303\001Wr\220\023a\002\220\033\001\020\377@\367\230\001\330rF\330\014\020\220?\001\220\021\320VW";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1341, 1672);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1293 bytes) */
+static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\377djavascr\377ipt:mcec\377rawl/alg\377orithms/\277_cleanZ\000.\377pyx_Walk\376\000\002.__reduoce_c\204\"__\017\005\362\234\000s\223\000\t\rflus\277h.<loc\223\000>\377.genexprw__PS\000PyD\262 \377_NextRefk__\322\004eR\000_d\026\001\336[\000func\014\001geytY\003o\000main \001\337modul)\002na\315m\002\003ew9\001\257\001ch\377ecksum__~\275\001result\006\003\360A\004\324\001\373!\033\003unpicckJ\001\347\0020\002vt\266!\236\212\001qual\\\005\371\004_L\370\017\223%ex\276\001\255@_\220\005ys\263\010\227/_tes\231\000\376\356\003is_coro\375u\233`eaasynocio.\t\006sb\307 \275k\000\002_tag\t\003s\377cchcline\375_\225 traceb\377ackcloseN\330 end\357$X\000a[\001\337lutte\345@em}s3\000k_boxH\002\377lowermax}_\021\002share\223e\345.\221g.\222f\310@tnx\377tpoproot\357self\332`dse\337tdefa\354 sk;ip\000\001ped\250\002\235`\217rtsw\336`\245b\275\000t\377hrowtopu\377pdateuse}_\277evalue\000\002\377sw\200\001\330\004#\240\3771\240F\250!\200\001\340\377\004\037\230q\320 0\260\377\013\270;\300k\320QR\377\330\004\023\2205\230\010\240\377\001\240\021\330\004\007\200|\377\2207\230!\330\010\047\240\377q\250\010\260\016\270a\330\377\004\013\2101\200\001\360\010\367\000\n\033\025\001\021\220\024\220\377V\2304\230z\250\024\250\377Y\260d\320:K\3104\377\310q\330\010\020\220\007\220\177q\230\006\230l\250!C\001\377v\210W\220E\230\024\230\337Q\330\010\022\220M\000\027\220\377q\340\010\027\220t\2305\377\240\007\240u\250C\250t?\2605\270\007\270qo\001;\000\377\017\320\017&\240d\250!\377\2507\260+\270W\300A\353\340\010\005\nQ~\000\016\000\005\377\031\230\004\230A\330\004\026\347\220a\340\260\002\312\000\005\200V\377\2101\210F\220!\2209\377\230A\230[\250\004\250I\337""\260T\270\023\270$\000\005\320\375\005s\000\330\004\005\340\010\013\376\037\002\047\320\031+\2503\250\375ay\0007\270!\330\014\023\377\2201\330\010\016\320\016\"\357\240!\2407w\002&\270\001\377\270\027\300\001\300\030\310\021\336\316\001\004\220C\220\231\001\210t\337\2203\220a\330C\001\330\014\327\r\210V4\001\017\013\0074\210\337u\220D\230\013A\000%\250\377u\260D\270\003\270>\310\377\023\320L]\320]^\320\353^_d\0014\230 \n\240\047\353\250\037]\000\024\335\000D\310\001~J\0014\210q\330\014\0179\002\375\017\355 \001\330\020\021\220\034\334\260 a\000T\220\021\321\0001\340\361\014\273 \244\000\004\000$\220g\230\377U\240$\240c\250\026\250_w\260a\330\020\257E\025\020\000\377\032\2601\260A\330\024\033\377\2301\330\020\026\220c\230\365\021T\001t\306B\020\024\220A\376V\000\340\010\t\330\014\022\320\277\022&\240a\240w\201 w\357\260f\270A\347!\300X\310\375Q(\0033\220d\230$\230wa\230y\303 O\2701\301 \210\210\005\345\005\235\000\026\217 \226\007\273\001r\253\220\023]\002\220\027\001\020\346@\230\373\001\330nF\330\014\020\220\001\037\220\021\320VW";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1293, 1620);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (1672 bytes) */
-static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledjavascript:mcecrawl/algorithms/_cleaning.pyx_Walk_Walk.__reduce_cython___Walk.__setstate_cython___Walk.flush.<locals>.genexpr__Pyx_PyDict_NextRef__annotate____dict____func____getstate____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle__Walk__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___dict_is_coroutineaasyncio.coroutinesblockblock_tagsblockscchclearcline_in_tracebackclosecollapsegenexpris_ais_clutterisalnumitemslink_box_tagslowermax_link_sharemcecrawl.algorithms._cleaningnextnxtpoprootselfsendsetdefaultskipskipped_tagsstartswithstatestriptagthrowtopupdateuse_setstatevaluevaluesw\200\001\330\004#\2401\240F\250!\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\010\000\n\033\230!\330\010\021\220\024\220[\240\004\240J\250d\260)\2704\320?P\320PT\320TZ\320Z^\320^_\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220t\230:\240W\250E\260\023\260D\270\005\270W\300E\310\023\310D\320PW\320W^\320^_\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\016\000\005\031\230\004\230A\330\004\026\220a\340\004\023\2205\230\001\340\004\005\200V\2101\210H\220A\220Y\230a\230{\250$\250d\260#\260Q\330\004\005\200[\220\001\320\021#\240:\250Q\330\004\005\340\010\013\2101\210F\220\047\320\031+\2503\250a\250t\2607\270!\330\014\023\2201\330\010\016\320\016\"\240!\2407\250!\2507\260&\270\001\270\027\300\001\300\030\310\021\330\010\020\220\004\220C\220q\330\010""\017\210t\2203\220a\330\010\013\2101\330\014\r\210V\2201\330\010\017\210t\2203\220a\330\010\013\2104\210u\220D\230\013\2407\250%\250u\260D\270\003\270>\310\023\320L]\320]^\320^_\330\014\023\2204\220q\230\n\240\047\250\037\270\001\270\024\270W\300D\310\001\330\010\013\2104\210q\330\014\017\210u\220D\230\017\240q\250\001\330\020\021\220\034\230Q\330\014\r\210T\220\021\220(\230!\2301\230A\340\014\022\220!\2201\330\014\022\220$\220g\230U\240$\240c\250\026\250w\260a\330\020\023\2205\230\010\240\001\240\025\240c\250\032\2601\260A\330\024\033\2301\330\020\026\220c\230\021\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\340\010\t\330\014\022\320\022&\240a\240w\250a\250w\260f\270A\270W\300A\300X\310Q\330\014\017\210t\2203\220d\230$\230a\230y\250\004\250O\2701\270A\330\020\021\220\034\230Q\330\014\017\210t\2203\220a\330\020\021\220\026\220q\330\014\r\210T\220\021\220(\230!\2301\230A\330\014\017\210r\220\023\220A\330\020\021\220\026\220q\330\020\027\220q\230\001\330\014\022\220!\2201\330\014\022\220$\220g\230U\240$\240c\250\026\250w\260a\330\020\023\2205\230\010\240\001\240\025\240c\250\032\2601\260A\330\024\033\2301\330\020\026\220c\230\021\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\330\014\020\220\001\220\021\320VW";
+    #else /* compression: none (1620 bytes) */
+static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledjavascript:mcecrawl/algorithms/_cleaning.pyx_Walk_Walk.__reduce_cython___Walk.__setstate_cython___Walk.flush.<locals>.genexpr__Pyx_PyDict_NextRef__annotate____dict____func____getstate____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle__Walk__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___dict_is_coroutineaasyncio.coroutinesblockblock_tagsblockscchcline_in_tracebackcloseextendgenexpris_ais_clutteritemslink_box_tagslowermax_link_sharemcecrawl.algorithms._cleaningnextnxtpoprootselfsendsetdefaultskipskipped_tagsstartswithstatetagthrowtopupdateuse_setstatevaluevaluesw\200\001\330\004#\2401\240F\250!\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\010\000\n\033\230!\330\010\021\220\024\220V\2304\230z\250\024\250Y\260d\320:K\3104\310q\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220t\2305\240\007\240u\250C\250t\2605\270\007\270q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\016\000\005\031\230\004\230A\330\004\026\220a\340\004\023\2205\230\001\340\004\005\200V\2101\210F\220!\2209\230A\230[\250\004\250I\260T\270\023\270A\330\004\005\320\005\027\220q\330\004\005\340\010\013\2101\210F\220\047\320\031+\2503\250a\250t\2607\270!\330\014\023\2201\330\010\016\320\016\"\240!\2407\250!\2507\260&\270\001\270\027\300\001\300\030\310\021\330\010\020\220\004\220C\220q\330\010\017\210t\2203\220a\330\010\013\2101\330\014\r\210V\2201\330\010\017""\210t\2203\220a\330\010\013\2104\210u\220D\230\013\2407\250%\250u\260D\270\003\270>\310\023\320L]\320]^\320^_\330\014\023\2204\220q\230\n\240\047\250\037\270\001\270\024\270W\300D\310\001\330\010\013\2104\210q\330\014\017\210u\220D\230\017\240q\250\001\330\020\021\220\034\230Q\330\014\r\210T\220\021\220!\2201\340\014\022\220!\2201\330\014\022\220$\220g\230U\240$\240c\250\026\250w\260a\330\020\023\2205\230\010\240\001\240\025\240c\250\032\2601\260A\330\024\033\2301\330\020\026\220c\230\021\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\340\010\t\330\014\022\320\022&\240a\240w\250a\250w\260f\270A\270W\300A\300X\310Q\330\014\017\210t\2203\220d\230$\230a\230y\250\004\250O\2701\270A\330\020\021\220\034\230Q\330\014\017\210t\2203\220a\330\020\021\220\026\220q\330\014\r\210T\220\021\220!\2201\330\014\017\210r\220\023\220A\330\020\021\220\026\220q\330\020\027\220q\230\001\330\014\022\220!\2201\330\014\022\220$\220g\230U\240$\240c\250\026\250w\260a\330\020\023\2205\230\010\240\001\240\025\240c\250\032\2601\260A\330\024\033\2301\330\020\026\220c\230\021\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\330\014\020\220\001\220\021\320VW";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 80; i++) {
+    for (int i = 0; i < 77; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 11) PyUnicode_InternInPlace(&string);
@@ -7530,8 +8401,8 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 80; i < 85; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-80].length;
+    for (int i = 77; i < 82; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-77].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -7541,14 +8412,14 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 85; i++) {
+    for (Py_ssize_t i = 0; i < 82; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 80;
+      PyObject **table = stringtab + 77;
       for (Py_ssize_t i=0; i<5; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
@@ -7572,7 +8443,7 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
   }
   {
     PyObject **numbertab = __pyx_mstate->__pyx_number_tab + 0;
-    int32_t const cint_constants_4[] = {132802183L};
+    int32_t const cint_constants_4[] = {58376963L};
     for (int i = 0; i < 1; i++) {
       numbertab[i] = PyLong_FromLong(cint_constants_4[i - 0]);
       if (unlikely(!numbertab[i])) __PYX_ERR(0, 1, __pyx_L1_error)
@@ -7615,7 +8486,7 @@ typedef struct {
     unsigned int num_kwonly_args : 1;
     unsigned int nlocals : 4;
     unsigned int flags : 10;
-    unsigned int first_line : 7;
+    unsigned int first_line : 8;
 } __Pyx_PyCode_New_function_description;
 #ifdef __cplusplus
 } /* anonymous namespace */
@@ -7635,14 +8506,14 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 89};
+    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 159};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_ch};
     __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_mcecrawl_algorithms__cleaning_py, __pyx_mstate->__pyx_n_u_genexpr, __pyx_mstate->__pyx_kp_b_iso88591_VW, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 1};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_state, __pyx_mstate->__pyx_n_u_dict_2, __pyx_mstate->__pyx_n_u_use_setstate};
-    __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_Jd_4_PPTTZZ___q_l_vWE_Q_q_t_WE, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
+    __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_reduce_cython, __pyx_mstate->__pyx_kp_b_iso88591_V4z_Yd_K4q_q_l_vWE_Q_q_t5_uCt5, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 2, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 17};
@@ -7650,9 +8521,9 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_1F, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {7, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 101};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_n_u_is_clutter, __pyx_mstate->__pyx_n_u_collapse, __pyx_mstate->__pyx_n_u_block_tags, __pyx_mstate->__pyx_n_u_skipped_tags, __pyx_mstate->__pyx_n_u_link_box_tags, __pyx_mstate->__pyx_n_u_max_link_share, __pyx_mstate->__pyx_n_u_top, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_nxt, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_skip, __pyx_mstate->__pyx_n_u_is_a, __pyx_mstate->__pyx_n_u_tag, __pyx_mstate->__pyx_n_u_block};
-    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_mcecrawl_algorithms__cleaning_py, __pyx_mstate->__pyx_n_u_blocks, __pyx_mstate->__pyx_kp_b_iso88591_A_a_5_V1HAYa_d_Q_Q_1F_3at7_1_7, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
+    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 177};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_n_u_is_clutter, __pyx_mstate->__pyx_n_u_block_tags, __pyx_mstate->__pyx_n_u_skipped_tags, __pyx_mstate->__pyx_n_u_link_box_tags, __pyx_mstate->__pyx_n_u_max_link_share, __pyx_mstate->__pyx_n_u_top, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_nxt, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_skip, __pyx_mstate->__pyx_n_u_is_a, __pyx_mstate->__pyx_n_u_tag, __pyx_mstate->__pyx_n_u_block};
+    __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_mcecrawl_algorithms__cleaning_py, __pyx_mstate->__pyx_n_u_blocks, __pyx_mstate->__pyx_kp_b_iso88591_A_a_5_V1F_9A_IT_A_q_1F_3at7_1_7, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
     const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 4, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 4};
@@ -7923,153 +8794,104 @@ static void __Pyx_RaiseUnboundLocalError(const char *varname) {
     PyErr_Format(PyExc_UnboundLocalError, "local variable '%s' referenced before assignment", varname);
 }
 
-/* FastTypeChecks (used by GivenExceptionMatches) */
-#if CYTHON_COMPILING_IN_CPYTHON
-static int __Pyx_InBases(PyTypeObject *a, PyTypeObject *b) {
-    while (a) {
-        a = __Pyx_PyType_GetSlot(a, tp_base, PyTypeObject*);
-        if (a == b)
-            return 1;
-    }
-    return b == &PyBaseObject_Type;
-}
-static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b) {
-    PyObject *mro;
-    if (a == b) return 1;
-    mro = a->tp_mro;
-    if (likely(mro)) {
-        Py_ssize_t i, n;
-        n = PyTuple_GET_SIZE(mro);
-        for (i = 0; i < n; i++) {
-            if (PyTuple_GET_ITEM(mro, i) == (PyObject *)b)
-                return 1;
-        }
-        return 0;
-    }
-    return __Pyx_InBases(a, b);
-}
-static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b) {
-    PyObject *mro;
-    if (cls == a || cls == b) return 1;
-    mro = cls->tp_mro;
-    if (likely(mro)) {
-        Py_ssize_t i, n;
-        n = PyTuple_GET_SIZE(mro);
-        for (i = 0; i < n; i++) {
-            PyObject *base = PyTuple_GET_ITEM(mro, i);
-            if (base == (PyObject *)a || base == (PyObject *)b)
-                return 1;
-        }
-        return 0;
-    }
-    return __Pyx_InBases(cls, a) || __Pyx_InBases(cls, b);
-}
-#endif
-
-/* PyErrFetchRestore (used by GivenExceptionMatches) */
-#if CYTHON_FAST_THREAD_STATE
-static CYTHON_INLINE void __Pyx_ErrRestoreInState(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb) {
-#if PY_VERSION_HEX >= 0x030C00A6
-    PyObject *tmp_value;
-    assert(type == NULL || (value != NULL && type == (PyObject*) Py_TYPE(value)));
-    if (value) {
-        #if CYTHON_COMPILING_IN_CPYTHON
-        if (unlikely(((PyBaseExceptionObject*) value)->traceback != tb))
-        #endif
-            PyException_SetTraceback(value, tb);
-    }
-    tmp_value = tstate->current_exception;
-    tstate->current_exception = value;
-    Py_XDECREF(tmp_value);
-    Py_XDECREF(type);
-    Py_XDECREF(tb);
+/* unicode_iter */
+static CYTHON_INLINE int __Pyx_init_unicode_iteration(
+    PyObject* ustring, Py_ssize_t *length, void** data, int *kind) {
+#if CYTHON_COMPILING_IN_LIMITED_API
+    *kind   = 0;
+    *length = PyUnicode_GetLength(ustring);
+    *data   = (void*)ustring;
 #else
-    PyObject *tmp_type, *tmp_value, *tmp_tb;
-    tmp_type = tstate->curexc_type;
-    tmp_value = tstate->curexc_value;
-    tmp_tb = tstate->curexc_traceback;
-    tstate->curexc_type = type;
-    tstate->curexc_value = value;
-    tstate->curexc_traceback = tb;
-    Py_XDECREF(tmp_type);
-    Py_XDECREF(tmp_value);
-    Py_XDECREF(tmp_tb);
+    if (unlikely(__Pyx_PyUnicode_READY(ustring) < 0)) return -1;
+    *kind   = PyUnicode_KIND(ustring);
+    *length = PyUnicode_GET_LENGTH(ustring);
+    *data   = PyUnicode_DATA(ustring);
 #endif
-}
-static CYTHON_INLINE void __Pyx_ErrFetchInState(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb) {
-#if PY_VERSION_HEX >= 0x030C00A6
-    PyObject* exc_value;
-    exc_value = tstate->current_exception;
-    tstate->current_exception = 0;
-    *value = exc_value;
-    *type = NULL;
-    *tb = NULL;
-    if (exc_value) {
-        *type = (PyObject*) Py_TYPE(exc_value);
-        Py_INCREF(*type);
-        #if CYTHON_COMPILING_IN_CPYTHON
-        *tb = ((PyBaseExceptionObject*) exc_value)->traceback;
-        Py_XINCREF(*tb);
-        #else
-        *tb = PyException_GetTraceback(exc_value);
-        #endif
-    }
-#else
-    *type = tstate->curexc_type;
-    *value = tstate->curexc_value;
-    *tb = tstate->curexc_traceback;
-    tstate->curexc_type = 0;
-    tstate->curexc_value = 0;
-    tstate->curexc_traceback = 0;
-#endif
-}
-#endif
-
-/* GivenExceptionMatches */
-#if CYTHON_COMPILING_IN_CPYTHON
-static CYTHON_INLINE int __Pyx_inner_PyErr_GivenExceptionMatches2(PyObject *err, PyObject* exc_type1, PyObject *exc_type2) {
-    if (exc_type1) {
-        return __Pyx_IsAnySubtype2((PyTypeObject*)err, (PyTypeObject*)exc_type1, (PyTypeObject*)exc_type2);
-    } else {
-        return __Pyx_IsSubtype((PyTypeObject*)err, (PyTypeObject*)exc_type2);
-    }
-}
-static int __Pyx_PyErr_GivenExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
-    Py_ssize_t i, n;
-    assert(PyExceptionClass_Check(exc_type));
-    n = PyTuple_GET_SIZE(tuple);
-    for (i=0; i<n; i++) {
-        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
-    }
-    for (i=0; i<n; i++) {
-        PyObject *t = PyTuple_GET_ITEM(tuple, i);
-        if (likely(PyExceptionClass_Check(t))) {
-            if (__Pyx_inner_PyErr_GivenExceptionMatches2(exc_type, NULL, t)) return 1;
-        } else {
-        }
-    }
     return 0;
 }
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject* exc_type) {
-    if (likely(err == exc_type)) return 1;
-    if (likely(PyExceptionClass_Check(err))) {
-        if (likely(PyExceptionClass_Check(exc_type))) {
-            return __Pyx_inner_PyErr_GivenExceptionMatches2(err, NULL, exc_type);
-        } else if (likely(PyTuple_Check(exc_type))) {
-            return __Pyx_PyErr_GivenExceptionMatchesTuple(err, exc_type);
-        } else {
+
+/* py_unicode_predicate */
+#if CYTHON_COMPILING_IN_LIMITED_API
+static int __Pyx_Py_UNICODE_ISALNUM(Py_UCS4 uchar) {
+    int result;
+    PyObject *py_result, *ustring;
+    if (uchar < 170) {
+        switch (uchar) {
+            case (Py_UCS4)'0':
+            case (Py_UCS4)'1':
+            case (Py_UCS4)'2':
+            case (Py_UCS4)'3':
+            case (Py_UCS4)'4':
+            case (Py_UCS4)'5':
+            case (Py_UCS4)'6':
+            case (Py_UCS4)'7':
+            case (Py_UCS4)'8':
+            case (Py_UCS4)'9':
+            case (Py_UCS4)'A':
+            case (Py_UCS4)'B':
+            case (Py_UCS4)'C':
+            case (Py_UCS4)'D':
+            case (Py_UCS4)'E':
+            case (Py_UCS4)'F':
+            case (Py_UCS4)'G':
+            case (Py_UCS4)'H':
+            case (Py_UCS4)'I':
+            case (Py_UCS4)'J':
+            case (Py_UCS4)'K':
+            case (Py_UCS4)'L':
+            case (Py_UCS4)'M':
+            case (Py_UCS4)'N':
+            case (Py_UCS4)'O':
+            case (Py_UCS4)'P':
+            case (Py_UCS4)'Q':
+            case (Py_UCS4)'R':
+            case (Py_UCS4)'S':
+            case (Py_UCS4)'T':
+            case (Py_UCS4)'U':
+            case (Py_UCS4)'V':
+            case (Py_UCS4)'W':
+            case (Py_UCS4)'X':
+            case (Py_UCS4)'Y':
+            case (Py_UCS4)'Z':
+            case (Py_UCS4)'a':
+            case (Py_UCS4)'b':
+            case (Py_UCS4)'c':
+            case (Py_UCS4)'d':
+            case (Py_UCS4)'e':
+            case (Py_UCS4)'f':
+            case (Py_UCS4)'g':
+            case (Py_UCS4)'h':
+            case (Py_UCS4)'i':
+            case (Py_UCS4)'j':
+            case (Py_UCS4)'k':
+            case (Py_UCS4)'l':
+            case (Py_UCS4)'m':
+            case (Py_UCS4)'n':
+            case (Py_UCS4)'o':
+            case (Py_UCS4)'p':
+            case (Py_UCS4)'q':
+            case (Py_UCS4)'r':
+            case (Py_UCS4)'s':
+            case (Py_UCS4)'t':
+            case (Py_UCS4)'u':
+            case (Py_UCS4)'v':
+            case (Py_UCS4)'w':
+            case (Py_UCS4)'x':
+            case (Py_UCS4)'y':
+            case (Py_UCS4)'z':
+            return 1;
         }
+        return 0;
     }
-    return PyErr_GivenExceptionMatches(err, exc_type);
-}
-static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *exc_type1, PyObject *exc_type2) {
-    assert(PyExceptionClass_Check(exc_type1));
-    assert(PyExceptionClass_Check(exc_type2));
-    if (likely(err == exc_type1 || err == exc_type2)) return 1;
-    if (likely(PyExceptionClass_Check(err))) {
-        return __Pyx_inner_PyErr_GivenExceptionMatches2(err, exc_type1, exc_type2);
-    }
-    return (PyErr_GivenExceptionMatches(err, exc_type1) || PyErr_GivenExceptionMatches(err, exc_type2));
+    ustring = PyUnicode_FromOrdinal(uchar);
+    if (!ustring) return -1;
+    py_result = PyObject_CallMethod(ustring, "isalnum", NULL);
+    Py_DECREF(ustring);
+    if (!py_result) return -1;
+    result = PyObject_IsTrue(py_result);
+    Py_DECREF(py_result);
+    if (result == -1) return -1;
+    return result != 0;
 }
 #endif
 
@@ -8176,6 +8998,156 @@ bad:
 #endif
 }
 
+/* FastTypeChecks (used by GivenExceptionMatches) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static int __Pyx_InBases(PyTypeObject *a, PyTypeObject *b) {
+    while (a) {
+        a = __Pyx_PyType_GetSlot(a, tp_base, PyTypeObject*);
+        if (a == b)
+            return 1;
+    }
+    return b == &PyBaseObject_Type;
+}
+static CYTHON_INLINE int __Pyx_IsSubtype(PyTypeObject *a, PyTypeObject *b) {
+    PyObject *mro;
+    if (a == b) return 1;
+    mro = a->tp_mro;
+    if (likely(mro)) {
+        Py_ssize_t i, n;
+        n = PyTuple_GET_SIZE(mro);
+        for (i = 0; i < n; i++) {
+            if (PyTuple_GET_ITEM(mro, i) == (PyObject *)b)
+                return 1;
+        }
+        return 0;
+    }
+    return __Pyx_InBases(a, b);
+}
+static CYTHON_INLINE int __Pyx_IsAnySubtype2(PyTypeObject *cls, PyTypeObject *a, PyTypeObject *b) {
+    PyObject *mro;
+    if (cls == a || cls == b) return 1;
+    mro = cls->tp_mro;
+    if (likely(mro)) {
+        Py_ssize_t i, n;
+        n = PyTuple_GET_SIZE(mro);
+        for (i = 0; i < n; i++) {
+            PyObject *base = PyTuple_GET_ITEM(mro, i);
+            if (base == (PyObject *)a || base == (PyObject *)b)
+                return 1;
+        }
+        return 0;
+    }
+    return __Pyx_InBases(cls, a) || __Pyx_InBases(cls, b);
+}
+#endif
+
+/* PyErrFetchRestore (used by GivenExceptionMatches) */
+#if CYTHON_FAST_THREAD_STATE
+static CYTHON_INLINE void __Pyx_ErrRestoreInState(PyThreadState *tstate, PyObject *type, PyObject *value, PyObject *tb) {
+#if PY_VERSION_HEX >= 0x030C00A6
+    PyObject *tmp_value;
+    assert(type == NULL || (value != NULL && type == (PyObject*) Py_TYPE(value)));
+    if (value) {
+        #if CYTHON_COMPILING_IN_CPYTHON
+        if (unlikely(((PyBaseExceptionObject*) value)->traceback != tb))
+        #endif
+            PyException_SetTraceback(value, tb);
+    }
+    tmp_value = tstate->current_exception;
+    tstate->current_exception = value;
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+#else
+    PyObject *tmp_type, *tmp_value, *tmp_tb;
+    tmp_type = tstate->curexc_type;
+    tmp_value = tstate->curexc_value;
+    tmp_tb = tstate->curexc_traceback;
+    tstate->curexc_type = type;
+    tstate->curexc_value = value;
+    tstate->curexc_traceback = tb;
+    Py_XDECREF(tmp_type);
+    Py_XDECREF(tmp_value);
+    Py_XDECREF(tmp_tb);
+#endif
+}
+static CYTHON_INLINE void __Pyx_ErrFetchInState(PyThreadState *tstate, PyObject **type, PyObject **value, PyObject **tb) {
+#if PY_VERSION_HEX >= 0x030C00A6
+    PyObject* exc_value;
+    exc_value = tstate->current_exception;
+    tstate->current_exception = 0;
+    *value = exc_value;
+    *type = NULL;
+    *tb = NULL;
+    if (exc_value) {
+        *type = (PyObject*) Py_TYPE(exc_value);
+        Py_INCREF(*type);
+        #if CYTHON_COMPILING_IN_CPYTHON
+        *tb = ((PyBaseExceptionObject*) exc_value)->traceback;
+        Py_XINCREF(*tb);
+        #else
+        *tb = PyException_GetTraceback(exc_value);
+        #endif
+    }
+#else
+    *type = tstate->curexc_type;
+    *value = tstate->curexc_value;
+    *tb = tstate->curexc_traceback;
+    tstate->curexc_type = 0;
+    tstate->curexc_value = 0;
+    tstate->curexc_traceback = 0;
+#endif
+}
+#endif
+
+/* GivenExceptionMatches (used by pep479) */
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE int __Pyx_inner_PyErr_GivenExceptionMatches2(PyObject *err, PyObject* exc_type1, PyObject *exc_type2) {
+    if (exc_type1) {
+        return __Pyx_IsAnySubtype2((PyTypeObject*)err, (PyTypeObject*)exc_type1, (PyTypeObject*)exc_type2);
+    } else {
+        return __Pyx_IsSubtype((PyTypeObject*)err, (PyTypeObject*)exc_type2);
+    }
+}
+static int __Pyx_PyErr_GivenExceptionMatchesTuple(PyObject *exc_type, PyObject *tuple) {
+    Py_ssize_t i, n;
+    assert(PyExceptionClass_Check(exc_type));
+    n = PyTuple_GET_SIZE(tuple);
+    for (i=0; i<n; i++) {
+        if (exc_type == PyTuple_GET_ITEM(tuple, i)) return 1;
+    }
+    for (i=0; i<n; i++) {
+        PyObject *t = PyTuple_GET_ITEM(tuple, i);
+        if (likely(PyExceptionClass_Check(t))) {
+            if (__Pyx_inner_PyErr_GivenExceptionMatches2(exc_type, NULL, t)) return 1;
+        } else {
+        }
+    }
+    return 0;
+}
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches(PyObject *err, PyObject* exc_type) {
+    if (likely(err == exc_type)) return 1;
+    if (likely(PyExceptionClass_Check(err))) {
+        if (likely(PyExceptionClass_Check(exc_type))) {
+            return __Pyx_inner_PyErr_GivenExceptionMatches2(err, NULL, exc_type);
+        } else if (likely(PyTuple_Check(exc_type))) {
+            return __Pyx_PyErr_GivenExceptionMatchesTuple(err, exc_type);
+        } else {
+        }
+    }
+    return PyErr_GivenExceptionMatches(err, exc_type);
+}
+static CYTHON_INLINE int __Pyx_PyErr_GivenExceptionMatches2(PyObject *err, PyObject *exc_type1, PyObject *exc_type2) {
+    assert(PyExceptionClass_Check(exc_type1));
+    assert(PyExceptionClass_Check(exc_type2));
+    if (likely(err == exc_type1 || err == exc_type2)) return 1;
+    if (likely(PyExceptionClass_Check(err))) {
+        return __Pyx_inner_PyErr_GivenExceptionMatches2(err, exc_type1, exc_type2);
+    }
+    return (PyErr_GivenExceptionMatches(err, exc_type1) || PyErr_GivenExceptionMatches(err, exc_type2));
+}
+#endif
+
 /* pep479 */
 static void __Pyx_Generator_Replace_StopIteration(int in_async_gen) {
     PyObject *exc, *val, *tb, *cur_exc, *new_exc;
@@ -8205,6 +9177,177 @@ static void __Pyx_Generator_Replace_StopIteration(int in_async_gen) {
     PyException_SetCause(new_exc, val); // steals ref to val
     PyErr_SetObject(PyExc_RuntimeError, new_exc);
     Py_DECREF(new_exc);
+}
+
+/* FormatTypeName (used by RaiseErrorWithObjectType) */
+#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+static __Pyx_TypeName
+__Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp)
+{
+    PyObject *module = NULL, *name = NULL, *result = NULL;
+    #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
+    name = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
+                                               __pyx_mstate_global->__pyx_n_u_qualname);
+    #else
+    name = PyType_GetQualName(tp);
+    #endif
+    if (unlikely(name == NULL) || unlikely(!PyUnicode_Check(name))) goto bad;
+    module = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
+                                               __pyx_mstate_global->__pyx_n_u_module);
+    if (unlikely(module == NULL) || unlikely(!PyUnicode_Check(module))) goto bad;
+    if (PyUnicode_CompareWithASCIIString(module, "builtins") == 0) {
+        result = name;
+        name = NULL;
+        goto done;
+    }
+    result = PyUnicode_FromFormat("%U.%U", module, name);
+    if (unlikely(result == NULL)) goto bad;
+  done:
+    Py_XDECREF(name);
+    Py_XDECREF(module);
+    return result;
+  bad:
+    PyErr_Clear();
+    if (name) {
+        result = name;
+        name = NULL;
+    } else {
+        result = __Pyx_NewRef(__pyx_mstate_global->__pyx_kp_u__2);
+    }
+    goto done;
+}
+#endif
+
+/* RaiseErrorWithObjectType (used by SliceObject) */
+static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj) {
+    __Pyx_TypeName type_name = __Pyx_PyType_GetFullyQualifiedName(type_obj);
+    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
+    if (unlikely(!type_name)) return;
+    #endif
+    PyErr_Format(exc_type, message, type_name);
+    __Pyx_DECREF_TypeName(type_name);
+}
+
+/* SliceObject */
+static CYTHON_INLINE int __Pyx_PyObject_SetSlice(PyObject* obj, PyObject* value,
+        Py_ssize_t cstart, Py_ssize_t cstop,
+        PyObject** _py_start, PyObject** _py_stop, PyObject** _py_slice,
+        int has_cstart, int has_cstop, CYTHON_UNUSED int wraparound) {
+#if CYTHON_USE_TYPE_SLOTS
+    PyMappingMethods* mp = Py_TYPE(obj)->tp_as_mapping;
+    if (likely(mp && mp->mp_ass_subscript))
+#else
+    if ((1))
+#endif
+    {
+        int result;
+        PyObject *py_slice, *py_start, *py_stop;
+        if (_py_slice) {
+            py_slice = *_py_slice;
+        } else {
+            PyObject* owned_start = NULL;
+            PyObject* owned_stop = NULL;
+            if (_py_start) {
+                py_start = *_py_start;
+            } else {
+                if (has_cstart) {
+                    owned_start = py_start = PyLong_FromSsize_t(cstart);
+                    if (unlikely(!py_start)) goto bad;
+                } else
+                    py_start = Py_None;
+            }
+            if (_py_stop) {
+                py_stop = *_py_stop;
+            } else {
+                if (has_cstop) {
+                    owned_stop = py_stop = PyLong_FromSsize_t(cstop);
+                    if (unlikely(!py_stop)) {
+                        Py_XDECREF(owned_start);
+                        goto bad;
+                    }
+                } else
+                    py_stop = Py_None;
+            }
+            py_slice = PySlice_New(py_start, py_stop, Py_None);
+            Py_XDECREF(owned_start);
+            Py_XDECREF(owned_stop);
+            if (unlikely(!py_slice)) goto bad;
+        }
+#if CYTHON_USE_TYPE_SLOTS
+        result = mp->mp_ass_subscript(obj, py_slice, value);
+#else
+        result = value ? PyObject_SetItem(obj, py_slice, value) : PyObject_DelItem(obj, py_slice);
+#endif
+        if (!_py_slice) {
+            Py_DECREF(py_slice);
+        }
+        return result;
+    } else {
+        __Pyx_RaiseTypeErrorWithObjectType(
+            (value) ?
+                "'" __Pyx_FMT_TYPENAME "' object does not support slice assignment" :
+                "'" __Pyx_FMT_TYPENAME "' object does not support slice deletion",
+            obj);
+    }
+bad:
+    return -1;
+}
+
+/* PyObjectCallMethod1 (used by ByteArrayExtend) */
+static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg) {
+#if CYTHON_VECTORCALL && (__PYX_LIMITED_VERSION_HEX >= 0x030C0000 || !CYTHON_COMPILING_IN_LIMITED_API)
+    PyObject *args[2] = {obj, arg};
+    return PyObject_VectorcallMethod(method_name, args, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+#elif CYTHON_COMPILING_IN_LIMITED_API
+    return PyObject_CallMethodObjArgs(obj, method_name, arg, NULL);
+#else
+    return PyObject_CallMethodOneArg(obj, method_name, arg);
+#endif
+}
+
+/* ByteArrayExtend (used by ByteArrayExtendBytes) */
+static int __Pyx_PyByteArray_Extend_fallback(PyObject* bytearray, PyObject* value) {
+    PyObject *retval = __Pyx_PyObject_CallMethod1(bytearray, __pyx_mstate_global->__pyx_n_u_extend, value);
+    if (unlikely(!retval))
+        return -1;
+    Py_DECREF(retval);
+    return 0;
+}
+#if CYTHON_COMPILING_IN_CPYTHON
+static CYTHON_INLINE int __Pyx_PyByteArray_ExtendBuffer(PyObject* bytearray, PyObject *value, const char* bytes, Py_ssize_t length) {
+    int retval = 1;
+    __Pyx_BEGIN_CRITICAL_SECTION(bytearray);
+    Py_ssize_t n = Py_SIZE(bytearray);
+    if (likely(n < PY_SSIZE_T_MAX - length)) {
+        retval = PyByteArray_Resize(bytearray, n + length);
+        if (likely(retval == 0)) {
+            char *buffer = PyByteArray_AS_STRING(bytearray) + n;
+            memcpy(buffer, bytes, (size_t) length);
+        }
+    }
+    __Pyx_END_CRITICAL_SECTION();
+    if (likely(retval != 1)) {
+        return retval;
+    }
+    return __Pyx_PyByteArray_Extend_fallback(bytearray, value);
+}
+#endif
+
+/* ByteArrayExtendBytes */
+static CYTHON_INLINE int __Pyx_PyByteArray_ExtendBytes(PyObject* bytearray, PyObject* value) {
+#if CYTHON_COMPILING_IN_CPYTHON
+    char* bytes;
+    Py_ssize_t length;
+    if (unlikely(PyBytes_AsStringAndSize(value, &bytes, &length) == -1)) {
+        return -1;
+    }
+    if (unlikely(length == 0)) {
+        return 0;
+    }
+    return __Pyx_PyByteArray_ExtendBuffer(bytearray, value, bytes, length);
+#else
+    return __Pyx_PyByteArray_Extend_fallback(bytearray, value);
+#endif
 }
 
 /* CopyObjectArray (used by TupleOrListFromArrayImpl) */
@@ -9245,45 +10388,6 @@ static int __Pyx_ParseKeywords(
         return __Pyx_ParseKeywordDict(kwds, argnames, values, num_pos_args, num_kwargs, function_name, ignore_unknown_kwargs);
 }
 
-/* FormatTypeName (used by RaiseErrorWithObjectType1) */
-#if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
-static __Pyx_TypeName
-__Pyx_PyType_GetFullyQualifiedName(PyTypeObject* tp)
-{
-    PyObject *module = NULL, *name = NULL, *result = NULL;
-    #if __PYX_LIMITED_VERSION_HEX < 0x030b0000
-    name = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
-                                               __pyx_mstate_global->__pyx_n_u_qualname);
-    #else
-    name = PyType_GetQualName(tp);
-    #endif
-    if (unlikely(name == NULL) || unlikely(!PyUnicode_Check(name))) goto bad;
-    module = __Pyx_PyObject_GetAttrStr((PyObject *)tp,
-                                               __pyx_mstate_global->__pyx_n_u_module);
-    if (unlikely(module == NULL) || unlikely(!PyUnicode_Check(module))) goto bad;
-    if (PyUnicode_CompareWithASCIIString(module, "builtins") == 0) {
-        result = name;
-        name = NULL;
-        goto done;
-    }
-    result = PyUnicode_FromFormat("%U.%U", module, name);
-    if (unlikely(result == NULL)) goto bad;
-  done:
-    Py_XDECREF(name);
-    Py_XDECREF(module);
-    return result;
-  bad:
-    PyErr_Clear();
-    if (name) {
-        result = name;
-        name = NULL;
-    } else {
-        result = __Pyx_NewRef(__pyx_mstate_global->__pyx_kp_u__2);
-    }
-    goto done;
-}
-#endif
-
 /* RaiseErrorWithObjectType1 (used by RaiseUnexpectedTypeError) */
 static void __Pyx_RaiseErrorWithType1(PyObject* exc_type, const char* message, const char *arg, PyTypeObject *type_obj) {
     __Pyx_TypeName type_name = __Pyx_PyType_GetFullyQualifiedName(type_obj);
@@ -9521,16 +10625,6 @@ static PyObject * __Pyx_CallTpnewAsVectorcall(__Pyx_tpnewvectorcallfunc f, PyTyp
     return result;
 }
 #endif
-
-/* RaiseErrorWithObjectType (used by CallNewInitFromVectorcall) */
-static void __Pyx_RaiseErrorWithType(PyObject* exc_type, const char* message, PyTypeObject *type_obj) {
-    __Pyx_TypeName type_name = __Pyx_PyType_GetFullyQualifiedName(type_obj);
-    #if CYTHON_COMPILING_IN_LIMITED_API && __PYX_LIMITED_VERSION_HEX < 0x030d0000
-    if (unlikely(!type_name)) return;
-    #endif
-    PyErr_Format(exc_type, message, type_name);
-    __Pyx_DECREF_TypeName(type_name);
-}
 
 /* CallNewInitFromVectorcall */
 #if CYTHON_VECTORCALL_TPNEW
@@ -12027,18 +13121,6 @@ bad:
 }
 #endif
 
-/* PyObjectCallMethod1 */
-static CYTHON_INLINE PyObject* __Pyx_PyObject_CallMethod1(PyObject* obj, PyObject* method_name, PyObject* arg) {
-#if CYTHON_VECTORCALL && (__PYX_LIMITED_VERSION_HEX >= 0x030C0000 || !CYTHON_COMPILING_IN_LIMITED_API)
-    PyObject *args[2] = {obj, arg};
-    return PyObject_VectorcallMethod(method_name, args, 2 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-#elif CYTHON_COMPILING_IN_LIMITED_API
-    return PyObject_CallMethodObjArgs(obj, method_name, arg, NULL);
-#else
-    return PyObject_CallMethodOneArg(obj, method_name, arg);
-#endif
-}
-
 /* CheckUnpickleChecksumError */
 static void __Pyx_RaiseUnpickleChecksumError(long checksum, long checksum1, long checksum2, long checksum3, const char *members) {
     PyObject *pickle_module = PyImport_ImportModule("pickle");
@@ -12080,6 +13162,23 @@ static void __Pyx_RaiseUnpickleChecksumError(long checksum, long checksum1, long
         }\
         return (target_type) value;\
     }
+
+/* UnicodeAsUCS4 */
+static void __Pyx_PyUnicode_AsPy_UCS4_error(Py_ssize_t length) {
+    if (likely(length >= 0)) {
+        PyErr_Format(PyExc_ValueError,
+                     "only single character unicode strings can be converted to Py_UCS4, "
+                     "got length %" CYTHON_FORMAT_SSIZE_T "d", length);
+    }
+}
+static CYTHON_INLINE Py_UCS4 __Pyx_PyUnicode_AsPy_UCS4(PyObject* x) {
+    Py_ssize_t length = __Pyx_PyUnicode_GET_LENGTH(x);
+    if (unlikely(length != 1)) {
+        __Pyx_PyUnicode_AsPy_UCS4_error(length);
+        return (Py_UCS4)-1;
+    }
+    return __Pyx_PyUnicode_READ_CHAR(x, 0);
+}
 
 /* UpdateUnpickledDict */
 static int __Pyx__UpdateUnpickledDict(PyObject *obj, PyObject *state, Py_ssize_t index) {
@@ -12870,6 +13969,27 @@ static CYTHON_INLINE int __Pyx_PyLong_As_int(PyObject *x) {
     } else {
         return __Pyx_NonPyLong___Pyx_PyLong_As_int(x);
     }
+}
+
+/* ObjectAsUCS4 */
+static void __Pyx__PyObject_AsPy_UCS4_raise_error(long ival) {
+   if (ival < 0) {
+       if (!PyErr_Occurred())
+           PyErr_SetString(PyExc_OverflowError,
+                           "cannot convert negative value to Py_UCS4");
+   } else {
+       PyErr_SetString(PyExc_OverflowError,
+                       "value too large to convert to Py_UCS4");
+   }
+}
+static Py_UCS4 __Pyx__PyObject_AsPy_UCS4(PyObject* x) {
+   long ival;
+   ival = __Pyx_PyLong_As_long(x);
+   if (unlikely(!__Pyx_is_valid_index(ival, 1114111 + 1))) {
+       __Pyx__PyObject_AsPy_UCS4_raise_error(ival);
+       return (Py_UCS4)-1;
+   }
+   return (Py_UCS4)ival;
 }
 
 /* GetRuntimeVersion */

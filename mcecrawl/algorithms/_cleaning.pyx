@@ -5,14 +5,15 @@ The reference walks the lxml tree with ``etree.iterwalk``, one Python-level even
 start and end.  This walk reads libxml2's nodes directly (lxml's public C API: ``_Element._c_node``
 and ``elementFactory``), in the same order and with the same rules, and calls back into Python only
 where the reference's decision lives there: ``is_clutter`` for the elements that carry an attribute
-it reads (or are link-box containers), and ``collapse`` once per block.  The traversal is iterative
-(parent pointers), so no depth of nesting reaches the C stack.
+it reads (or are link-box containers).  Text is gathered and collapsed as libxml2 holds it (UTF-8),
+one string made per kept block.  The traversal is iterative (parent pointers), so no depth of
+nesting reaches the C stack.
 
 A node the reference would see differently (a comment, processing instruction or entity left in the
 tree: the parser removes them) makes :func:`blocks` return None, and the caller runs the reference.
 """
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.string cimport strcmp, strlen
+from libc.string cimport memcpy, strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -75,30 +76,105 @@ cdef bint _counts_as_link(xmlNode* c):
     return not (href or "").lower().startswith("javascript:")
 
 
+cdef inline Py_ssize_t _code_point(const unsigned char* p, Py_ssize_t i, Py_ssize_t n, unsigned int* cp) noexcept nogil:
+    """The code point starting at ``p[i]`` (``*cp``) and its length in bytes; a malformed byte is
+    one code point of its own (libxml2's text is UTF-8; decoding checks it strictly later)."""
+    cdef unsigned char c = p[i]
+    if c < 0x80:
+        cp[0] = c
+        return 1
+    if c >= 0xF0 and i + 3 < n:
+        cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
+        return 4
+    if c >= 0xE0 and i + 2 < n:
+        cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
+        return 3
+    if c >= 0xC0 and i + 1 < n:
+        cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)
+        return 2
+    cp[0] = 0xFFFD
+    return 1
+
+
+cdef inline bint _isspace(unsigned int cp) noexcept nogil:
+    """str.isspace: the 29 whitespace characters of Unicode's White_Space and Python's own."""
+    if cp < 0x80:
+        return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F
+    return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029
+            or cp == 0x202F or cp == 0x205F or cp == 0x3000)
+
+
+cdef Py_ssize_t _stripped_chars(const unsigned char* p, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """``len(text.strip())`` of the UTF-8 bytes ``p[a:b]``."""
+    cdef Py_ssize_t i = a, k, count = 0, pending = 0
+    cdef unsigned int cp
+    cdef bint started = False
+    while i < b:
+        k = _code_point(p, i, b, &cp)
+        if _isspace(cp):
+            pending += 1
+        else:
+            count += pending + 1 if started else 1
+            pending = 0
+            started = True
+        i += k
+    return count
+
+
 cdef class _Walk:
-    cdef list out, parts
+    cdef list out
+    cdef bytearray buf  # the block's text so far, as libxml2 holds it (UTF-8)
     cdef Py_ssize_t linked, in_link
-    cdef object collapse
     cdef double max_link_share
 
     cdef void flush(self) except *:
-        cdef Py_ssize_t chars
-        if self.parts:
-            text = self.collapse("".join(self.parts))
+        """``collapse`` (U+FEFF dropped, whitespace runs to one space, stripped) on the bytes, then
+        the block is kept when it has a letter or digit and not too much link text."""
+        cdef Py_ssize_t n = len(self.buf), i = 0, k, w = 0, chars
+        cdef const unsigned char* p
+        cdef unsigned char* o
+        cdef unsigned int cp
+        cdef bint space = False
+        cdef bytearray collapsed
+        if n:
+            collapsed = bytearray(n)
+            p = <const unsigned char*>(<char*>self.buf)
+            o = <unsigned char*>(<char*>collapsed)
+            while i < n:
+                k = _code_point(p, i, n, &cp)
+                if cp == 0xFEFF and k == 3:
+                    pass
+                elif _isspace(cp):
+                    space = w > 0
+                else:
+                    if space:
+                        o[w] = 0x20
+                        w += 1
+                        space = False
+                    memcpy(o + w, p + i, k)
+                    w += k
+                i += k
+            text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
             chars = len(text)
             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):
                 self.out.append(text)
-            self.parts.clear()
+            del self.buf[:]
         self.linked = 0
 
-    cdef void add(self, object text) except *:
-        if text:
-            self.parts.append(text)
-            if self.in_link:
-                self.linked += len(text.strip())
+    cdef void add(self, xmlNode* c) except *:
+        """Append lxml's ``_collectText(c)`` (el.text or el.tail) to the block."""
+        cdef Py_ssize_t start = len(self.buf)
+        cdef const unsigned char* p
+        while c is not NULL and (_is_text(c) or _skippable(c)):
+            if _is_text(c) and c.content is not NULL:
+                self.buf.extend(<bytes>(<char*>c.content))
+            c = c.next
+        if self.in_link and len(self.buf) > start:
+            p = <const unsigned char*>(<char*>self.buf)
+            self.linked += _stripped_chars(p, start, len(self.buf))
 
 
-def blocks(cetree._Element root not None, is_clutter, collapse, block_tags, skipped_tags, link_box_tags,
+def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, link_box_tags,
            double max_link_share):
     """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
     the reference would walk differently (then the caller runs the reference).
@@ -110,8 +186,8 @@ def blocks(cetree._Element root not None, is_clutter, collapse, block_tags, skip
     cdef xmlNode* nxt
     cdef _Walk w = _Walk()
     cdef bint skip, is_a
-    w.out, w.parts, w.linked, w.in_link = [], [], 0, 0
-    w.collapse, w.max_link_share = collapse, max_link_share
+    w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
+    w.max_link_share = max_link_share
     while True:
         # start event of c
         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:
@@ -127,7 +203,7 @@ def blocks(cetree._Element root not None, is_clutter, collapse, block_tags, skip
         if not skip:
             if is_a and _counts_as_link(c):
                 w.in_link += 1
-            w.add(_collect(c.children))
+            w.add(c.children)
             # descend to the first element child (text children were read as the text)
             nxt = c.children
             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
@@ -144,7 +220,7 @@ def blocks(cetree._Element root not None, is_clutter, collapse, block_tags, skip
                 w.in_link -= 1
             if tag in block_tags:
                 w.flush()
-            w.add(_collect(c.next))
+            w.add(c.next)
             if c is top:
                 w.flush()
                 return w.out

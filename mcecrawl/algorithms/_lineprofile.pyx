@@ -14,7 +14,7 @@ build needs neither numpy's headers nor its C API.
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
-from libc.string cimport memchr, memset
+from libc.string cimport memchr, memcpy, memset
 
 ctypedef Py_ssize_t isize
 
@@ -195,6 +195,20 @@ cdef bint _in_keys(uint64_t key, const uint64_t[::1] keys) noexcept nogil:
     return lo < keys.shape[0] and keys[lo] == key
 
 
+cdef inline isize _next_mark(const uint8_t* mark, isize i, isize n) noexcept nogil:
+    """The first i' >= i below n with the line-start bit set, else n (eight bytes at a time
+    over the runs of zeros: most of the page is no line start)."""
+    cdef uint64_t word
+    while i + 8 <= n:
+        memcpy(&word, mark + i, 8)
+        if word & 0x0101010101010101ULL:
+            break
+        i += 8
+    while i < n and not (mark[i] & 1):
+        i += 1
+    return i
+
+
 def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None, bint block,
             const uint64_t[::1] block_keys not None, bint merge_blank):
     """Twin of :func:`lines.segment_lines` after ``protected_spans``: (starts, tag_starts, tag_ends),
@@ -247,9 +261,7 @@ def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None,
             # Line starts; whitespace-only lines merged into the line before them.
             line = 0
             while line < n:
-                nxt = line + 1
-                while nxt < n and not (mark[nxt] & 1):
-                    nxt += 1
+                nxt = _next_mark(mark, line + 1, n)
                 if merge_blank and line > 0 and not (mark[line] & 2):
                     solid = False
                     for i in range(line, nxt):

@@ -128,7 +128,7 @@ def _paragraphs(root: Any) -> list[str]:
     paragraphs when it is in use."""
     walk = profile_impl.cleaning_walk()
     if walk is not None:
-        paragraphs: list[str] | None = walk(root, None, collapse, BLOCK_TAGS, frozenset(), frozenset(), math.inf)
+        paragraphs: list[str] | None = walk(root, None, BLOCK_TAGS, frozenset(), frozenset(), math.inf)
         if paragraphs is not None:
             return paragraphs
     out: list[str] = []

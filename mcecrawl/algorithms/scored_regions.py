@@ -450,7 +450,7 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
         return parse_region(data[a:b])
     walk = profile.cleaning_walk()
     if walk is not None:
-        blocks: list[str] | None = walk(root, _is_clutter, collapse, BLOCK_TAGS, _SKIPPED_TAGS, LINK_BOX_TAGS,
+        blocks: list[str] | None = walk(root, _is_clutter, BLOCK_TAGS, _SKIPPED_TAGS, LINK_BOX_TAGS,
                                         BLOCK_MAX_LINK_SHARE)
         if blocks is not None:
             return blocks
