@@ -27,6 +27,7 @@ from mcecrawl.algorithms.lines import Lines
 # Set (to anything but "" or "0") to use the numpy reference even where the compiled twin is built.
 FORCE_REFERENCE_ENV = "MCE_PURE_PYTHON"
 COMPILED, REFERENCE = "compiled", "reference"
+IMPLEMENTATIONS = (COMPILED, REFERENCE)
 
 compiled: ModuleType | None
 try:
