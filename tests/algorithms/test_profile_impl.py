@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from fuzz_pages import differences, fuzz_inputs, seed_pages
 
+from fuzz_pages import differences, fuzz_inputs, seed_pages
 from mcecrawl.algorithms import lines, profile_impl
 from mcecrawl.encoding import decode
 from mcecrawl.evaluation import load_dataset
