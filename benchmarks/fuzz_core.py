@@ -23,7 +23,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fuzz_pages import differences, fuzz_inputs, seed_pages  # noqa: E402
-
 from mcecrawl.algorithms import profile_impl  # noqa: E402
 
 
