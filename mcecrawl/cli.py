@@ -47,7 +47,8 @@ class _Version(argparse.Action):
             release = version("mcecrawl")
         except PackageNotFoundError:  # a source checkout that was never installed
             release = "(not installed)"
-        parser.exit(message=f"mcecrawl {release}\n{profile_impl.describe()}\n")
+        print(f"mcecrawl {release}\n{profile_impl.describe()}")  # on stdout, as argparse's own version action
+        parser.exit()
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
