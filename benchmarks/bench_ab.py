@@ -6,9 +6,10 @@
 The earlier commit is checked out in a temporary ``git worktree``; each side runs in its own
 interpreter with its own tree first on ``sys.path``.  Accuracy: the mean word-LCS F1 (and
 precision, recall, snippet accuracy) of every algorithm on every dev set must be identical, and so
-must a hash of every output.  Timing: the pages of ``r2l`` and ``scrapinghub_aeb`` extracted by each
-algorithm, rounds alternating A, B, A, B, ... (so both sides share the machine's load); the best
-round of each side counts.  Data: ``--data-root`` or ``MCE_DATA_ROOT`` (default ``../shared/data``).
+must a hash of every record's scores and one of every page's text, title, status and reason.
+Timing: the pages of ``r2l`` and ``scrapinghub_aeb`` extracted by each algorithm, rounds
+alternating A, B, A, B, ... (so both sides share the machine's load); the best round of each side
+counts.  Data: ``--data-root`` or ``MCE_DATA_ROOT`` (default ``../shared/data``).
 """
 from __future__ import annotations
 
@@ -44,6 +45,12 @@ if mode == "accuracy":
                 h.update(json.dumps([r["id"], r["status"], r.get("f1"), r.get("snippet_accuracy")]).encode())
             out[f"{ds}/{report.algorithm}"] = {k: s.get(k) for k in ("f1", "precision", "recall", "snippet_accuracy",
                                                                    "errors", "empties")} | {"records": h.hexdigest()}
+        for name in algorithms:  # the outputs themselves: text, title, status and reason of every page
+            h = hashlib.sha1()
+            for p in data.pages:
+                r = extract(p.body, algorithm=name, content_type=p.content_type)
+                h.update(json.dumps([p.id, r.status, r.text, r.title, r.reason], ensure_ascii=False).encode())
+            out[f"{ds}/{name}"]["texts"] = h.hexdigest()
 else:
     pages = [p.text for ds in %(timed)r for p in load_dataset(f"{root}/{ds}").pages]
     for name in algorithms:

@@ -174,10 +174,12 @@ def _with(name: str, value, pages) -> dict[str, tuple[float, str]]:
         return run_all(pages, "scored_regions", gap=value)
     old = getattr(sr, name)
     setattr(sr, name, value)
+    sr._word_tests.cache_clear()  # cached word tests read the word lists (MEDIA)
     try:
         return run_all(pages, "scored_regions")
     finally:
         setattr(sr, name, old)
+        sr._word_tests.cache_clear()
 
 
 def _objective(pages, res, units: list[str], unit_of) -> float:
@@ -242,14 +244,16 @@ def speed(args, pages) -> None:
     from resiliparse.extract.html2text import extract_plain_text
 
     print(f"\n#### Speed: MB/s of raw HTML, best of {args.rounds} interleaved rounds, decoding included\n")
-    print("| dataset | pages | MB | scored_regions | danag | resiliparse | scored_regions / resiliparse |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| dataset | pages | MB | scored_regions | danag | dana | resiliparse | scored_regions / resiliparse | "
+          "danag / resiliparse | dana / resiliparse |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name in ("r2l", "scrapinghub_aeb"):
         items = [(pg.body, pg.content_type) for pg in pages if pg.dataset == name]
         mb = sum(len(b) for b, _ in items) / 1e6
         runs = {
             "scored_regions": lambda bc: mcecrawl.extract(bc[0], content_type=bc[1]),
             "danag": lambda bc: mcecrawl.extract(bc[0], algorithm="danag", content_type=bc[1]),
+            "dana": lambda bc: mcecrawl.extract(bc[0], algorithm="dana", content_type=bc[1]),
             "resiliparse": lambda bc: extract_plain_text(decode(bc[0], bc[1]).text, main_content=True),
         }
         best = {k: float("inf") for k in runs}
@@ -261,8 +265,10 @@ def speed(args, pages) -> None:
                     fn(bc)
                 best[k] = min(best[k], time.perf_counter() - t0)
         rate = {k: mb / t for k, t in best.items()}
+        ratio = {k: rate[k] / rate["resiliparse"] for k in runs}
         print(f"| {name} | {len(items)} | {mb:.1f} | {rate['scored_regions']:.0f} | {rate['danag']:.0f} | "
-              f"{rate['resiliparse']:.0f} | {rate['scored_regions'] / rate['resiliparse']:.2f}× |")
+              f"{rate['dana']:.0f} | {rate['resiliparse']:.0f} | {ratio['scored_regions']:.2f}× | "
+              f"{ratio['danag']:.2f}× | {ratio['dana']:.2f}× |")
 
 
 def pin_peers(args, pages) -> None:

@@ -29,8 +29,31 @@ COMMANDS = (
 )
 
 
+class _Version(argparse.Action):
+    """``--version``: the package's version and which extraction core runs (compiled or reference),
+    worked out only when asked (it imports numpy and the compiled modules)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show the version and the extraction core in use, then exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        from mcecrawl.algorithms import profile_impl
+
+        try:
+            release = version("mcecrawl")
+        except PackageNotFoundError:  # a source checkout that was never installed
+            release = "(not installed)"
+        print(f"mcecrawl {release}\n{profile_impl.describe()}")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="mcecrawl", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         module = importlib.import_module(f"mcecrawl.commands.{name.replace('-', '_')}")

@@ -25,7 +25,7 @@ from mcecrawl.demo.server import FixtureServer, site_dir
 ROOT = Path(__file__).resolve().parent.parent
 
 # Files of the checkout a wheel is built from (pyproject.toml: readme, dynamic dependencies, packages).
-BUILD_INPUTS = ("pyproject.toml", "README.md", "requirements.txt", "mcecrawl")
+BUILD_INPUTS = ("pyproject.toml", "setup.py", "README.md", "requirements.txt", "mcecrawl")
 # Package data the installed commands read: without any of these, a step below fails.
 PACKAGE_DATA = ("mcecrawl/evaluation/baseline.json", "mcecrawl/profiles/bbc_persian.json",
                 "mcecrawl/schema/item.schema.json", "mcecrawl/demo/sites/bbc_persian/robots.txt",
@@ -80,7 +80,9 @@ def installed(tmp_path_factory) -> Installed:
     for name in BUILD_INPUTS:
         path = ROOT / name
         if path.is_dir():
-            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+            # generated C and built extensions stay behind: the wheel builds its own from the .pyx
+            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info",
+                                                                            "*.c", "*.so", "*.pyd"))
         else:
             shutil.copy2(path, src / name)
     _pip("wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(dist), str(src))
@@ -114,6 +116,19 @@ def test_the_venv_imports_the_installed_wheel(installed):
     path = Path(out.strip()).resolve()
     assert installed.venv.resolve() in path.parents, f"imported {path}, not the venv's copy"
     assert ROOT.resolve() not in path.parents
+
+
+def test_version_says_which_extraction_core_runs(installed):
+    """The wheel built the compiled core from its .pyx (where a compiler is there; required in CI)."""
+    out = _ok(installed.mcecrawl("--version"))
+    assert out.startswith("mcecrawl 0.") and "extraction core:" in out
+    names = zipfile.ZipFile(installed.wheel).namelist()
+    if os.environ.get("MCE_REQUIRE_COMPILED", "") not in ("", "0"):
+        assert "extraction core: compiled" in out, out
+        assert any("_lineprofile" in n and n.endswith((".so", ".pyd")) for n in names), names
+    assert not [n for n in names if n.endswith(".c")]
+    forced = _ok(installed.run("mcecrawl", "--version", env={"MCE_PURE_PYTHON": "1"}))
+    assert "extraction core: reference" in forced
 
 
 def test_demo(installed):

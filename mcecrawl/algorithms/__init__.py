@@ -22,7 +22,7 @@ ALGORITHM_NAMES = ("scored_regions", "dana", "danag", "r2l", "xpath_blocks")
 DEFAULT_ALGORITHM = "scored_regions"
 # Algorithms that read a page's UTF-8 bytes as they are (their line split works on bytes): a crawl's
 # page, UTF-8 already, reaches them without a decode and a re-encode (~0.5 ms per 300 KB page).
-UTF8_READERS = frozenset({"scored_regions"})
+UTF8_READERS = frozenset({"scored_regions", "dana", "danag", "r2l"})
 
 # Sniffing of non-HTML bytes: magic numbers of the formats a crawler meets instead of a page
 # (PNG, PDF, gzip, zip, GIF, JPEG, WebP/RIFF, bzip2, 7z, zstd, xz, ELF).
@@ -139,6 +139,8 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
                 logger.warning("decoding failed for %s: %r", url or "<bytes>", e)
                 return Extraction("", (), algorithm, params, status="error", reason=f"decoding failed: {e!r}")
             page, encoding, source = decoded.text, decoded.encoding, decoded.source
+            if algorithm in UTF8_READERS and source == "utf-8" and not decoded.replacements:
+                page = body  # valid UTF-8: the same characters, not encoded again
     elif isinstance(html, str):
         page = html
     else:

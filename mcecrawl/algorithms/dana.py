@@ -49,11 +49,9 @@ from mcecrawl.algorithms.lines import (
     SPLIT_MODES,
     WEIGHTS,
     Lines,
-    count_ascii,
-    count_non_ascii,
-    segment_lines,
 )
 from mcecrawl.algorithms.parse import parse_lines
+from mcecrawl.algorithms.profile_impl import count_ascii, count_non_ascii, segment_lines
 from mcecrawl.algorithms.region import SMOOTHING_RADIUS, column_region
 from mcecrawl.algorithms.result import Extraction
 

@@ -35,8 +35,9 @@ from typing import Any
 import numpy as np
 
 from mcecrawl.algorithms import common
-from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, count_content_code, segment_lines
+from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines
 from mcecrawl.algorithms.parse import parse_lines
+from mcecrawl.algorithms.profile_impl import count_content_code, segment_lines
 from mcecrawl.algorithms.region import (
     SMOOTHING_RADIUS,
     grow_boundaries,

@@ -446,3 +446,132 @@ def tag_keys(lines: Lines) -> tuple[np.ndarray, np.ndarray]:
         return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=bool)
     closing = arr[np.minimum(lines.tag_starts + 1, len(arr) - 1)] == _SLASH
     return _tag_name_keys(arr, lines.tag_starts), closing
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-line features of scored_regions' line profile (mcecrawl.algorithms.scored_regions, phase 1)
+
+# Containers that always have an end tag (HTML §13.1.2.4 lists p, li, td… as optional); depth
+# counted over these alone stays right on pages that leave optional end tags out.
+CONTAINER_TAGS = frozenset({"div", "section", "article", "main", "aside", "nav", "header", "footer", "ul", "ol",
+                            "table", "form", "figure", "body"})
+
+# Sentence punctuation: ASCII . , ! ? ; Arabic comma, semicolon, question mark (U+060C, 061B,
+# 061F), Urdu full stop (U+06D4), Devanagari danda (U+0964), CJK full stop and full-width
+# comma, exclamation and question marks (U+3002, FF0C, FF01, FF1F), as UTF-8 byte sequences.
+PUNCTUATION = (b".", b",", b"!", b"?", "\u060c".encode(), "\u061b".encode(), "\u061f".encode(),
+               "\u06d4".encode(), "\u0964".encode(), "\u3002".encode(), "\uff0c".encode(), "\uff01".encode(),
+               "\uff1f".encode())
+
+
+CONTAINER_KEYS = np.array(sorted(name_key(t.encode()) for t in CONTAINER_TAGS), dtype=np.uint64)
+A_KEY = name_key(b"a")
+# Closing tags that end an unclosed link: the paragraph-like blocks (HTML §15.3.3 block boxes).
+LINK_END_KEYS = np.array(sorted(name_key(t.encode()) for t in (
+    "p", "div", "li", "td", "th", "tr", "table", "ul", "ol", "dl", "dd", "dt", "section", "article", "h1", "h2",
+    "h3", "h4", "h5", "h6", "blockquote", "header", "footer", "aside", "nav", "main", "form")), dtype=np.uint64)
+_PUNCT_FIRST = np.zeros(256, dtype=bool)
+_PUNCT_FIRST[[m[0] for m in PUNCTUATION]] = True
+_PUNCT_ASCII = np.zeros(256, dtype=bool)
+_PUNCT_ASCII[[m[0] for m in PUNCTUATION if len(m) == 1]] = True
+_PUNCT_KEYS2 = np.array([m[0] << 8 | m[1] for m in PUNCTUATION if len(m) == 2], dtype=np.uint32)
+_PUNCT_KEYS3 = np.array([m[0] << 16 | m[1] << 8 | m[2] for m in PUNCTUATION if len(m) == 3], dtype=np.uint32)
+
+
+def links_and_depth(lines: Lines, kept: np.ndarray, content: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per kept line, its content characters inside a link and its container depth; and every
+    container opening as one sorted ``depth << 32 | byte offset`` key.
+
+    Returns
+    -------
+    link, depth, opens : numpy.ndarray
+    """
+    starts = lines.starts[kept]
+    keys, closing = tag_keys(lines)
+    tag_starts = lines.tag_starts
+
+    # Link text: a line's text follows the tag at its start, so it is link text when the last
+    # <a>, </a> or closing block tag before that start is an <a>.  Links do not nest (an <a>
+    # start tag closes an open one, HTML §13.2.6.4.7) and an unclosed one ends with its block
+    # (as a cell or paragraph end closes it in a browser), so one <a name> cannot spread.
+    at = np.searchsorted(tag_starts, starts, side="right").astype(np.int32)
+    ends_link = np.flatnonzero((keys == A_KEY) | (closing & np.isin(keys, LINK_END_KEYS)))
+    last = np.searchsorted(ends_link, at, side="left") - 1  # among the first `at` tags
+    if len(ends_link):
+        tag = ends_link[np.maximum(last, 0)]
+        in_link = (last >= 0) & (keys[tag] == A_KEY) & ~closing[tag]
+        del tag
+    else:
+        in_link = np.zeros(len(starts), dtype=bool)
+    del ends_link, last
+    link = np.where(in_link, content, 0).astype(np.int32)
+    del in_link
+
+    # Container depth, over the container tags only; the openings sorted by (depth, offset) so
+    # that the container around any line at any depth is one binary search (containers()).
+    is_box = np.isin(keys, CONTAINER_KEYS)
+    box_delta = np.where(is_box, np.where(closing, -1, 1), 0).astype(np.int8)
+    box_depth = np.concatenate(([0], np.cumsum(box_delta, dtype=np.int32)))
+    del box_delta
+    depth = box_depth[at]
+    open_idx = np.flatnonzero(is_box & ~closing)
+    open_depth = box_depth[open_idx + 1]
+    # One sorted key per opening, depth in the high bits and offset in the low ones: the
+    # container at depth d around offset x is the last key <= (d, x) (one vectorised search).
+    opens = np.sort(open_depth.astype(np.uint64) << np.uint64(32) | tag_starts[open_idx].astype(np.uint64))
+    del keys, closing, is_box, box_depth, open_idx, open_depth, at
+
+    return link, depth, opens
+
+
+def count_punctuation(lines: Lines, kept: np.ndarray, content: np.ndarray) -> np.ndarray:
+    """Sentence punctuation in the text of each kept line (after the tag it starts with, R2L
+    §4.1).  Only the text of lines with content is read, chunk by chunk: a table lookup finds the
+    candidate bytes (ASCII marks, the lead bytes of the others) and multi-byte marks are checked
+    by their next bytes."""
+    arr = _byte_array(lines)
+    n = len(arr)
+    rows, text_starts, text_ends = text_spans(lines, kept, content)
+    lengths = np.maximum(text_ends - text_starts, 0).astype(np.int64)
+    out = np.zeros(len(kept), dtype=np.int32)
+    bounds = np.concatenate(([0], np.cumsum(lengths)))
+    # Rows in groups of about CHUNK_BYTES of text: the gathered bytes stay small on any page.
+    cuts = np.unique(np.minimum(np.searchsorted(bounds, np.arange(0, int(bounds[-1]) + CHUNK_BYTES, CHUNK_BYTES)),
+                                len(lengths)))
+    for r0, r1 in zip(cuts[:-1], cuts[1:]):
+        lens = lengths[r0:r1]
+        total = int(lens.sum())
+        if not total:
+            continue
+        # Byte offsets of the rows' text, concatenated, and the row each belongs to.
+        row_of = np.repeat(np.arange(r0, r1), lens)
+        idx = np.arange(total, dtype=np.int64) - np.repeat(bounds[r0:r1] - bounds[r0], lens) + \
+            np.repeat(text_starts[r0:r1].astype(np.int64), lens)
+        vals = arr[idx]
+        hit = np.flatnonzero(_PUNCT_FIRST[vals])
+        lead = vals[hit]
+        multi = ~_PUNCT_ASCII[lead]
+        if multi.any():
+            at = idx[hit[multi]]
+            b1 = arr[np.minimum(at + 1, n - 1)].astype(np.uint32)
+            b2 = arr[np.minimum(at + 2, n - 1)].astype(np.uint32)
+            key2 = lead[multi].astype(np.uint32) << 8 | b1
+            ok = np.isin(key2, _PUNCT_KEYS2) | np.isin(key2 << 8 | b2, _PUNCT_KEYS3)
+            keep = ~multi
+            keep[np.flatnonzero(multi)[ok]] = True
+            hit = hit[keep]
+        np.add.at(out, rows[row_of[hit]], 1)
+    return out
+
+
+def text_spans(lines: Lines, kept: np.ndarray, content: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kept lines with content (their indices) and the byte span of each one's text: from
+    after the tag it starts with (R2L §4.1: one tag per line) to its end."""
+    rows = np.flatnonzero(content > 0)
+    line_starts = lines.starts[kept[rows]]
+    k = np.minimum(np.searchsorted(lines.tag_starts, line_starts), max(len(lines.tag_starts) - 1, 0))
+    if len(lines.tag_starts):
+        text_starts = np.where(lines.tag_starts[k] == line_starts, lines.tag_ends[k] + 1, line_starts)
+    else:
+        text_starts = line_starts
+    return rows, text_starts, lines.ends[kept[rows]]

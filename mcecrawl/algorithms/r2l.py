@@ -28,8 +28,9 @@ from typing import Any
 import numpy as np
 
 from mcecrawl.algorithms import common
-from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, block_starts, count_ascii, count_r2l, segment_lines
+from mcecrawl.algorithms.lines import SPLIT_MODES, WEIGHTS, Lines, block_starts
 from mcecrawl.algorithms.parse import parse_lines, r2l_characters
+from mcecrawl.algorithms.profile_impl import count_ascii, count_r2l, segment_lines
 from mcecrawl.algorithms.region import SMOOTHING_RADIUS, column_region
 from mcecrawl.algorithms.result import Extraction
 

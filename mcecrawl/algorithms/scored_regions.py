@@ -48,8 +48,9 @@ import numpy as np
 from lxml import etree
 
 from mcecrawl.algorithms import common
+from mcecrawl.algorithms import profile_impl as profile
 from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
-from mcecrawl.algorithms.lines import CHUNK_BYTES, Lines, name_key, segment_lines, tag_keys
+from mcecrawl.algorithms.lines import Lines
 from mcecrawl.algorithms.parse import (
     BLOCK_TAGS,
     DROPPED_TAGS,
@@ -166,31 +167,7 @@ UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "a
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 # Elements whose content is not the article's running text: captions, figures, forms' parts.
 CLEANED_TAGS = frozenset({"figure", "figcaption", "nav", "aside", "footer", "form", "time", "address"})
-# Containers that always have an end tag (HTML §13.1.2.4 lists p, li, td… as optional); depth
-# counted over these alone stays right on pages that leave optional end tags out.
-CONTAINER_TAGS = frozenset({"div", "section", "article", "main", "aside", "nav", "header", "footer", "ul", "ol",
-                            "table", "form", "figure", "body"})
-
-# Sentence punctuation: ASCII . , ! ? ; Arabic comma, semicolon, question mark (U+060C, 061B,
-# 061F), Urdu full stop (U+06D4), Devanagari danda (U+0964), CJK full stop and full-width
-# comma, exclamation and question marks (U+3002, FF0C, FF01, FF1F), as UTF-8 byte sequences.
-PUNCTUATION = (b".", b",", b"!", b"?", "\u060c".encode(), "\u061b".encode(), "\u061f".encode(),
-               "\u06d4".encode(), "\u0964".encode(), "\u3002".encode(), "\uff0c".encode(), "\uff01".encode(),
-               "\uff1f".encode())
-
 _INVISIBLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
-_CONTAINER_KEYS = np.array(sorted(name_key(t.encode()) for t in CONTAINER_TAGS), dtype=np.uint64)
-_A_KEY = name_key(b"a")
-# Closing tags that end an unclosed link: the paragraph-like blocks (HTML §15.3.3 block boxes).
-_BLOCK_END_KEYS = np.array(sorted(name_key(t.encode()) for t in (
-    "p", "div", "li", "td", "th", "tr", "table", "ul", "ol", "dl", "dd", "dt", "section", "article", "h1", "h2",
-    "h3", "h4", "h5", "h6", "blockquote", "header", "footer", "aside", "nav", "main", "form")), dtype=np.uint64)
-_PUNCT_FIRST = np.zeros(256, dtype=bool)
-_PUNCT_FIRST[[m[0] for m in PUNCTUATION]] = True
-_PUNCT_ASCII = np.zeros(256, dtype=bool)
-_PUNCT_ASCII[[m[0] for m in PUNCTUATION if len(m) == 1]] = True
-_PUNCT_KEYS2 = np.array([m[0] << 8 | m[1] for m in PUNCTUATION if len(m) == 2], dtype=np.uint32)
-_PUNCT_KEYS3 = np.array([m[0] << 16 | m[1] << 8 | m[2] for m in PUNCTUATION if len(m) == 3], dtype=np.uint32)
 _ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -239,94 +216,13 @@ class Candidate:
 def line_profile(text: str | bytes, *, radius: int = SMOOTHING_RADIUS) -> LineProfile:
     """Phase 1: DANAg's per-line content and code (§3.1) and smoothing (§3.2), plus link text,
     punctuation and container depth per line (all numpy passes over the bytes)."""
-    lines = segment_lines(text, split="tag")
+    lines = profile.segment_lines(text, split="tag")
     kept = remove_scripts_styles_comments(lines)
     content, code = calculate_lengths(lines, kept)
     smoothed = smooth(content, code, radius=radius)
-    arr = np.frombuffer(lines.data, dtype=np.uint8)
-    starts = lines.starts[kept]
-    keys, closing = tag_keys(lines)
-    tag_starts = lines.tag_starts
-
-    # Link text: a line's text follows the tag at its start, so it is link text when the last
-    # <a>, </a> or closing block tag before that start is an <a>.  Links do not nest (an <a>
-    # start tag closes an open one, HTML §13.2.6.4.7) and an unclosed one ends with its block
-    # (as a cell or paragraph end closes it in a browser), so one <a name> cannot spread.
-    at = np.searchsorted(tag_starts, starts, side="right").astype(np.int32)
-    ends_link = np.flatnonzero((keys == _A_KEY) | (closing & np.isin(keys, _BLOCK_END_KEYS)))
-    last = np.searchsorted(ends_link, at, side="left") - 1  # among the first `at` tags
-    if len(ends_link):
-        tag = ends_link[np.maximum(last, 0)]
-        in_link = (last >= 0) & (keys[tag] == _A_KEY) & ~closing[tag]
-        del tag
-    else:
-        in_link = np.zeros(len(starts), dtype=bool)
-    del ends_link, last
-    link = np.where(in_link, content, 0).astype(np.int32)
-    del in_link
-
-    # Container depth, over the container tags only; the openings sorted by (depth, offset) so
-    # that the container around any line at any depth is one binary search (containers()).
-    is_box = np.isin(keys, _CONTAINER_KEYS)
-    box_delta = np.where(is_box, np.where(closing, -1, 1), 0).astype(np.int8)
-    box_depth = np.concatenate(([0], np.cumsum(box_delta, dtype=np.int32)))
-    del box_delta
-    depth = box_depth[at]
-    open_idx = np.flatnonzero(is_box & ~closing)
-    open_depth = box_depth[open_idx + 1]
-    # One sorted key per opening, depth in the high bits and offset in the low ones: the
-    # container at depth d around offset x is the last key <= (d, x) (one vectorised search).
-    opens = np.sort(open_depth.astype(np.uint64) << np.uint64(32) | tag_starts[open_idx].astype(np.uint64))
-    del keys, closing, is_box, box_depth, open_idx, open_depth, at
-
-    punct = _punctuation_per_line(arr, lines, kept, content)
+    link, depth, opens = profile.links_and_depth(lines, kept, content)
+    punct = profile.count_punctuation(lines, kept, content)
     return LineProfile(lines, kept, content, code, smoothed.astype(np.int32), link, punct, depth, opens)
-
-
-def _punctuation_per_line(arr: np.ndarray, lines: Lines, kept: np.ndarray, content: np.ndarray) -> np.ndarray:
-    """Sentence punctuation in the text of each kept line (after the tag it starts with, R2L
-    §4.1).  Only the text of lines with content is read, chunk by chunk: a table lookup finds the
-    candidate bytes (ASCII marks, the lead bytes of the others) and multi-byte marks are checked
-    by their next bytes."""
-    n = len(arr)
-    rows = np.flatnonzero(content > 0)
-    line_starts = lines.starts[kept[rows]]
-    k = np.minimum(np.searchsorted(lines.tag_starts, line_starts), max(len(lines.tag_starts) - 1, 0))
-    if len(lines.tag_starts):
-        text_starts = np.where(lines.tag_starts[k] == line_starts, lines.tag_ends[k] + 1, line_starts)
-    else:
-        text_starts = line_starts
-    text_ends = lines.ends[kept[rows]]
-    lengths = np.maximum(text_ends - text_starts, 0).astype(np.int64)
-    out = np.zeros(len(kept), dtype=np.int32)
-    bounds = np.concatenate(([0], np.cumsum(lengths)))
-    # Rows in groups of about CHUNK_BYTES of text: the gathered bytes stay small on any page.
-    cuts = np.unique(np.minimum(np.searchsorted(bounds, np.arange(0, int(bounds[-1]) + CHUNK_BYTES, CHUNK_BYTES)),
-                                len(lengths)))
-    for r0, r1 in zip(cuts[:-1], cuts[1:]):
-        lens = lengths[r0:r1]
-        total = int(lens.sum())
-        if not total:
-            continue
-        # Byte offsets of the rows' text, concatenated, and the row each belongs to.
-        row_of = np.repeat(np.arange(r0, r1), lens)
-        idx = np.arange(total, dtype=np.int64) - np.repeat(bounds[r0:r1] - bounds[r0], lens) + \
-            np.repeat(text_starts[r0:r1].astype(np.int64), lens)
-        vals = arr[idx]
-        hit = np.flatnonzero(_PUNCT_FIRST[vals])
-        lead = vals[hit]
-        multi = ~_PUNCT_ASCII[lead]
-        if multi.any():
-            at = idx[hit[multi]]
-            b1 = arr[np.minimum(at + 1, n - 1)].astype(np.uint32)
-            b2 = arr[np.minimum(at + 2, n - 1)].astype(np.uint32)
-            key2 = lead[multi].astype(np.uint32) << 8 | b1
-            ok = np.isin(key2, _PUNCT_KEYS2) | np.isin(key2 << 8 | b2, _PUNCT_KEYS3)
-            keep = ~multi
-            keep[np.flatnonzero(multi)[ok]] = True
-            hit = hit[keep]
-        np.add.at(out, rows[row_of[hit]], 1)
-    return out
 
 
 def candidate_regions(lp: LineProfile, *, gap: int = GAP_DEFAULT) -> list[Candidate]:
@@ -552,83 +448,125 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
     del pieces
     if root is None:  # libxml2 gave up (nesting past its depth limit): strip tags, lose no text
         return parse_region(data[a:b])
+    walk = profile.cleaning_walk()
+    if walk is not None:
+        blocks: list[str] | None = walk(root, _is_clutter, BLOCK_TAGS, _SKIPPED_TAGS, LINK_BOX_TAGS,
+                                        BLOCK_MAX_LINK_SHARE)
+        if blocks is not None:
+            return blocks
     return _blocks(root)
 
 
 def _blocks(root: Any) -> list[str]:
     """Blocks of the region's tree, one per line, without boilerplate subtrees, captions,
-    bylines or link-dense blocks."""
+    bylines or link-dense blocks.
+
+    One iterwalk over the tree; :func:`_is_clutter` is asked only about the elements one XPath
+    call found able to be clutter (:data:`_CLUTTER_CANDIDATES`), so most elements cost one event
+    and a set lookup.  A skipped element still gets its end event (lxml's ``skip_subtree``): its
+    tail is text of the block around it."""
     out: list[str] = []
     parts: list[str] = []
-    linked = [0]
-    in_link = 0
+    linked = in_link = 0
+    candidates = set(_CLUTTER_CANDIDATES(root))
 
     def flush() -> None:
-        text = collapse("".join(parts))
-        chars = len(text)
-        if chars and any(ch.isalnum() for ch in text) and linked[0] <= BLOCK_MAX_LINK_SHARE * chars:
-            out.append(text)
-        parts.clear()
-        linked[0] = 0
+        nonlocal linked
+        if parts:
+            text = collapse("".join(parts))
+            chars = len(text)
+            if chars and linked <= BLOCK_MAX_LINK_SHARE * chars and any(ch.isalnum() for ch in text):
+                out.append(text)
+            parts.clear()
+        linked = 0
 
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
-        tag = el.tag if isinstance(el.tag, str) else ""
+        tag = el.tag
+        if tag.__class__ is not str:
+            tag = ""
         block = tag in BLOCK_TAGS
         if event == "start":
             if block:
                 flush()
-            if tag in DROPPED_TAGS or tag in CLEANED_TAGS or _is_clutter(el, tag):
+            if tag in _SKIPPED_TAGS or (el in candidates and _is_clutter(el, tag)):
                 walker.skip_subtree()
                 continue
             if tag == "a" and not (el.get("href") or "").lower().startswith("javascript:"):
                 in_link += 1  # a javascript: "link" is a script handler around text (Readability)
-            if el.text:
-                parts.append(el.text)
+            text = el.text
+            if text:
+                parts.append(text)
                 if in_link:
-                    linked[0] += len(el.text.strip())
+                    linked += len(text.strip())
         else:
             if tag == "a" and in_link and not (el.get("href") or "").lower().startswith("javascript:"):
                 in_link -= 1
             if block:
                 flush()
-            if el.tail:
-                parts.append(el.tail)
+            text = el.tail
+            if text:
+                parts.append(text)
                 if in_link:
-                    linked[0] += len(el.tail.strip())
+                    linked += len(text.strip())
     flush()
     return out
 
 
+# Elements dropped whole without looking at them.
+_SKIPPED_TAGS = frozenset(DROPPED_TAGS) | CLEANED_TAGS
+# The elements :func:`_is_clutter` can call clutter: those with an attribute it reads, and the
+# link-box containers (it returns False for every other one).
+_CLUTTER_CANDIDATES = etree.XPath(
+    "descendant-or-self::*[@class or @id or @role or @itemprop or @rel or @hidden or @aria-hidden or @style or "
+    + " or ".join(f"self::{t}" for t in sorted(LINK_BOX_TAGS)) + "]")
+
+
 def _is_clutter(el: Any, tag: str) -> bool:
     """Boilerplate containers (Readability's lists), link boxes, short bylines/datelines."""
-    if el.get(ARTICLE_MARK) is not None:
+    get = el.get
+    if get(ARTICLE_MARK) is not None:
         return False
-    if el.get("hidden") is not None or el.get("aria-hidden") == "true" or _INVISIBLE.search(el.get("style") or ""):
+    style = get("style")
+    if get("hidden") is not None or get("aria-hidden") == "true" or (style and _INVISIBLE.search(style)):
         return True  # Readability's _isProbablyVisible: not rendered, not the article's text
-    words = " ".join(filter(None, (el.get("class"), el.get("id"), el.get("role"), el.get("itemprop"),
-                                   el.get("rel"))))
-    share = functools.cache(lambda: link_share(el))  # read at most once, by either test below
+    itemprop = get("itemprop")
+    words = " ".join(filter(None, (get("class"), get("id"), get("role"), itemprop, get("rel"))))
+    positive, negative, media, byline = _word_tests(words)
+    share = -1.0  # the element's link share, read at most once, by either test below
     if tag in LINK_BOX_TAGS and _links(el) >= LINK_BOX_MIN_LINKS:
         # A related / most-read box goes whole, its heading with its links: Readability's
         # _cleanConditionally link density, 0.2 unless the class/id reads as content.
-        limit = BOX_MAX_LINK_SHARE_CONTENT if POSITIVE.search(words) else BOX_MAX_LINK_SHARE
-        if share() > limit and _commas(el) < BOX_MAX_COMMAS:
+        limit = BOX_MAX_LINK_SHARE_CONTENT if positive else BOX_MAX_LINK_SHARE
+        share = link_share(el)
+        if share > limit and _commas(el) < BOX_MAX_COMMAS:
             return True
     if not words:
         return False
     if tag not in ("body", "html") and is_boilerplate(tag, words):
         return True
-    if NEGATIVE.search(words) and not POSITIVE.search(words) and share() > BLOCK_MAX_LINK_SHARE:
-        return True  # Readability's conditional cleaning: a negative class with mostly links
-    if MEDIA.search(words):
+    if negative and not positive:
+        if share < 0:
+            share = link_share(el)
+        if share > BLOCK_MAX_LINK_SHARE:
+            return True  # Readability's conditional cleaning: a negative class with mostly links
+    if media:
         return True
-    if (el.get("itemprop") or "").strip() in METADATA_ITEMPROPS:
+    if (itemprop or "").strip() in METADATA_ITEMPROPS:
         return True  # schema.org metadata written out as text (keywords, dates, names)
-    if BYLINE.search(words):
+    if byline:
         text = "".join(el.itertext())
         return len(collapse(text)) <= BYLINE_MAX_CHARS
     return False
+
+
+@functools.lru_cache(maxsize=4096)  # class/id words repeat across a page's elements
+def _word_tests(words: str) -> tuple[bool, bool, bool, bool]:
+    """Whether class/id/role words match POSITIVE, NEGATIVE, MEDIA and BYLINE."""
+    if not words:
+        return False, False, False, False
+    return (bool(POSITIVE.search(words)), bool(NEGATIVE.search(words)), bool(MEDIA.search(words)),
+            bool(BYLINE.search(words)))
 
 
 def _commas(el: Any) -> int:

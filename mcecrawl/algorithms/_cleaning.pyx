@@ -1,0 +1,235 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Compiled twin of ``scored_regions._blocks`` (the reference): the cleaning walk over the region's tree.
+
+The reference walks the lxml tree with ``etree.iterwalk``, one Python-level event per element
+start and end.  This walk reads libxml2's nodes directly (lxml's public C API: ``_Element._c_node``
+and ``elementFactory``), in the same order and with the same rules, and calls back into Python only
+where the reference's decision lives there: ``is_clutter`` for the elements that carry an attribute
+it reads (or are link-box containers).  Text is gathered and collapsed as libxml2 holds it (UTF-8),
+one string made per kept block.  The traversal is iterative (parent pointers), so no depth of
+nesting reaches the C stack.
+
+A node the reference would see differently (a comment, processing instruction or entity left in the
+tree: the parser removes them) makes :func:`blocks` return None, and the caller runs the reference.
+"""
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.string cimport memcpy, strcmp, strlen
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+from lxml.includes.tree cimport xmlAttr, xmlNode
+
+cetree.import_lxml__etree()
+
+# Attributes _is_clutter reads: an element with none of them (and not a link-box container) is
+# never clutter.
+cdef const char* _CLUTTER_ATTRS[8]
+_CLUTTER_ATTRS[:] = [b"class", b"id", b"role", b"itemprop", b"rel", b"hidden", b"aria-hidden", b"style"]
+
+
+cdef inline bint _is_text(xmlNode* c) noexcept nogil:
+    return c.type == tree.XML_TEXT_NODE or c.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline bint _skippable(xmlNode* c) noexcept nogil:
+    return c.type == tree.XML_XINCLUDE_START or c.type == tree.XML_XINCLUDE_END
+
+
+cdef object _collect(xmlNode* c):
+    """lxml's ``_collectText``: the text of consecutive text/CDATA nodes from ``c`` (XInclude
+    markers stepped over), or None when there is none."""
+    cdef list parts = []
+    while c is not NULL and (_is_text(c) or _skippable(c)):
+        if _is_text(c) and c.content is not NULL:
+            parts.append(PyUnicode_DecodeUTF8(<char*>c.content, strlen(<char*>c.content), NULL))
+        c = c.next
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else "".join(parts)
+
+
+cdef bint _has_clutter_attr(xmlNode* c) noexcept:
+    cdef xmlAttr* a = c.properties
+    cdef int i
+    while a is not NULL:
+        if a.ns is NULL:
+            for i in range(8):
+                if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:
+                    return True
+        a = a.next
+    return False
+
+
+cdef object _attr(xmlNode* c, const char* name):
+    """``el.get(name)`` for a non-namespaced attribute."""
+    cdef xmlAttr* a = c.properties
+    while a is not NULL:
+        if a.ns is NULL and strcmp(<const char*>a.name, name) == 0:
+            value = _collect(a.children)
+            return "" if value is None else value
+        a = a.next
+    return None
+
+
+cdef bint _counts_as_link(xmlNode* c):
+    href = _attr(c, b"href")
+    return not (href or "").lower().startswith("javascript:")
+
+
+cdef inline Py_ssize_t _code_point(const unsigned char* p, Py_ssize_t i, Py_ssize_t n, unsigned int* cp) noexcept nogil:
+    """The code point starting at ``p[i]`` (``*cp``) and its length in bytes; a malformed byte is
+    one code point of its own (libxml2's text is UTF-8; decoding checks it strictly later)."""
+    cdef unsigned char c = p[i]
+    if c < 0x80:
+        cp[0] = c
+        return 1
+    if c >= 0xF0 and i + 3 < n:
+        cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
+        return 4
+    if c >= 0xE0 and i + 2 < n:
+        cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
+        return 3
+    if c >= 0xC0 and i + 1 < n:
+        cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)
+        return 2
+    cp[0] = 0xFFFD
+    return 1
+
+
+cdef inline bint _isspace(unsigned int cp) noexcept nogil:
+    """str.isspace: the 29 whitespace characters of Unicode's White_Space and Python's own."""
+    if cp < 0x80:
+        return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F
+    return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029
+            or cp == 0x202F or cp == 0x205F or cp == 0x3000)
+
+
+cdef Py_ssize_t _stripped_chars(const unsigned char* p, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
+    """``len(text.strip())`` of the UTF-8 bytes ``p[a:b]``."""
+    cdef Py_ssize_t i = a, k, count = 0, pending = 0
+    cdef unsigned int cp
+    cdef bint started = False
+    while i < b:
+        k = _code_point(p, i, b, &cp)
+        if _isspace(cp):
+            pending += 1
+        else:
+            count += pending + 1 if started else 1
+            pending = 0
+            started = True
+        i += k
+    return count
+
+
+cdef class _Walk:
+    cdef list out
+    cdef bytearray buf  # the block's text so far, as libxml2 holds it (UTF-8)
+    cdef Py_ssize_t linked, in_link
+    cdef double max_link_share
+
+    cdef void flush(self) except *:
+        """``collapse`` (U+FEFF dropped, whitespace runs to one space, stripped) on the bytes, then
+        the block is kept when it has a letter or digit and not too much link text."""
+        cdef Py_ssize_t n = len(self.buf), i = 0, k, w = 0, chars
+        cdef const unsigned char* p
+        cdef unsigned char* o
+        cdef unsigned int cp
+        cdef bint space = False
+        cdef bytearray collapsed
+        if n:
+            collapsed = bytearray(n)
+            p = <const unsigned char*>(<char*>self.buf)
+            o = <unsigned char*>(<char*>collapsed)
+            while i < n:
+                k = _code_point(p, i, n, &cp)
+                if cp == 0xFEFF and k == 3:
+                    pass
+                elif _isspace(cp):
+                    space = w > 0
+                else:
+                    if space:
+                        o[w] = 0x20
+                        w += 1
+                        space = False
+                    memcpy(o + w, p + i, k)
+                    w += k
+                i += k
+            text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
+            chars = len(text)
+            if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):
+                self.out.append(text)
+            del self.buf[:]
+        self.linked = 0
+
+    cdef void add(self, xmlNode* c) except *:
+        """Append lxml's ``_collectText(c)`` (el.text or el.tail) to the block."""
+        cdef Py_ssize_t start = len(self.buf)
+        cdef const unsigned char* p
+        while c is not NULL and (_is_text(c) or _skippable(c)):
+            if _is_text(c) and c.content is not NULL:
+                self.buf.extend(<bytes>(<char*>c.content))
+            c = c.next
+        if self.in_link and len(self.buf) > start:
+            p = <const unsigned char*>(<char*>self.buf)
+            self.linked += _stripped_chars(p, start, len(self.buf))
+
+
+def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, link_box_tags,
+           double max_link_share):
+    """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
+    the reference would walk differently (then the caller runs the reference).
+
+    With ``is_clutter`` None, no skipped tags and ``max_link_share`` infinite it is the plain walk
+    of ``parse._paragraphs``: every block's text."""
+    cdef xmlNode* top = root._c_node
+    cdef xmlNode* c = top
+    cdef xmlNode* nxt
+    cdef _Walk w = _Walk()
+    cdef bint skip, is_a
+    w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
+    w.max_link_share = max_link_share
+    while True:
+        # start event of c
+        if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:
+            return None
+        tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
+        block = tag in block_tags
+        is_a = tag == "a"
+        if block:
+            w.flush()
+        skip = tag in skipped_tags
+        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
+            skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
+        if not skip:
+            if is_a and _counts_as_link(c):
+                w.in_link += 1
+            w.add(c.children)
+            # descend to the first element child (text children were read as the text)
+            nxt = c.children
+            while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
+                if not (_is_text(nxt) or _skippable(nxt)):
+                    return None
+                nxt = nxt.next
+            if nxt is not NULL:
+                c = nxt
+                continue
+        # end events: of c, then of each ancestor whose last element child has ended
+        while True:
+            tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
+            if tag == "a" and w.in_link and _counts_as_link(c):
+                w.in_link -= 1
+            if tag in block_tags:
+                w.flush()
+            w.add(c.next)
+            if c is top:
+                w.flush()
+                return w.out
+            nxt = c.next
+            while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
+                if not (_is_text(nxt) or _skippable(nxt)):
+                    return None
+                nxt = nxt.next
+            if nxt is not NULL:
+                c = nxt
+                break
+            c = c.parent

@@ -1,0 +1,484 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twin of the line profile's hot phases (reference: :mod:`mcecrawl.algorithms.lines`).
+
+Every function here returns exactly what its reference twin in ``lines.py`` returns (the tests
+compare both on every dev page and on a fuzz corpus); :mod:`mcecrawl.algorithms.profile_impl`
+wraps the raw buffers into numpy arrays of the reference dtypes.  The loops are plain C over the
+page's UTF-8 bytes: each is one pass, O(page size), and every index is checked against the
+page's length by construction (``_at`` clamps like the reference's ``np.minimum(i, n - 1)``), since a
+read past a buffer here is a crash of the whole crawl, not an exception.
+
+Outputs are ``bytearray`` buffers (int64 offsets, int32 counts, uint8 flags, uint64 keys) so the
+build needs neither numpy's headers nor its C API.
+"""
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from cpython.bytearray cimport PyByteArray_FromStringAndSize
+from libc.string cimport memchr, memcpy, memset
+
+ctypedef Py_ssize_t isize
+
+
+cdef inline bint _alpha(uint8_t c) noexcept nogil:
+    return (0x41 <= c <= 0x5A) or (0x61 <= c <= 0x7A)
+
+
+cdef inline bint _word(uint8_t c) noexcept nogil:
+    # \w of a bytes regex: [A-Za-z0-9_]
+    return _alpha(c) or (0x30 <= c <= 0x39) or c == 0x5F
+
+
+cdef inline bint _space(uint8_t c) noexcept nogil:
+    # \s of a bytes regex: space, \t \n \v \f \r
+    return c == 0x20 or (0x09 <= c <= 0x0D)
+
+
+cdef inline uint8_t _lower(uint8_t c) noexcept nogil:
+    return c | 0x20 if 0x41 <= c <= 0x5A else c
+
+
+cdef inline bint _ieq(const uint8_t* p, isize avail, const char* word, isize k) noexcept nogil:
+    """The next ``k`` bytes (``avail`` left) equal lower-case ASCII ``word``, case-insensitively."""
+    cdef isize j
+    if avail < k:
+        return False
+    for j in range(k):
+        if _lower(p[j]) != <uint8_t>word[j]:
+            return False
+    return True
+
+
+cdef struct Buf:
+    int64_t* v
+    isize n
+    isize cap
+
+
+cdef int _push(Buf* b, int64_t x) except -1 nogil:
+    cdef int64_t* grown
+    if b.n == b.cap:
+        b.cap = b.cap * 2 if b.cap else 1024
+        grown = <int64_t*>realloc(b.v, b.cap * sizeof(int64_t))
+        if grown == NULL:
+            with gil:
+                raise MemoryError()
+        b.v = grown
+    b.v[b.n] = x
+    b.n += 1
+    return 0
+
+
+cdef bytearray _take(Buf* b):
+    """The buffer's values as a bytearray of int64 (the buffer is freed)."""
+    cdef bytearray out = PyByteArray_FromStringAndSize(<char*>b.v, b.n * sizeof(int64_t)) if b.n else bytearray()
+    free(b.v)
+    b.v = NULL
+    b.n = b.cap = 0
+    return out
+
+
+cdef isize _find(const uint8_t* d, isize n, isize pos, uint8_t c) noexcept nogil:
+    """First index >= pos of byte ``c``, else -1."""
+    if pos >= n:
+        return -1
+    cdef const uint8_t* hit = <const uint8_t*>memchr(d + pos, c, n - pos)
+    return -1 if hit == NULL else hit - d
+
+
+cdef isize _find_comment_end(const uint8_t* d, isize n, isize pos) noexcept nogil:
+    """End (exclusive) of the first "-->" at or after pos, else -1."""
+    cdef isize i = pos
+    while True:
+        i = _find(d, n, i, 0x3E)  # ">"
+        if i < 0:
+            return -1
+        if i - 2 >= pos and d[i - 1] == 0x2D and d[i - 2] == 0x2D:
+            return i + 1
+        i += 1
+
+
+cdef isize _find_end_tag(const uint8_t* d, isize n, isize pos, const char* name, isize k) noexcept nogil:
+    """End (exclusive) of the first ``</name>`` at or after pos as lines._PROTECTED_CLOSE matches
+    it (``</name`` then ``>``, or whitespace or "/" and anything up to ``>``), else -1."""
+    cdef isize i = pos, j, gt
+    while True:
+        i = _find(d, n, i, 0x3C)  # "<"
+        if i < 0:
+            return -1
+        if i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, name, k):
+            j = i + 2 + k
+            if j < n and d[j] == 0x3E:
+                return j + 1
+            if j < n and (_space(d[j]) or d[j] == 0x2F):
+                gt = _find(d, n, j + 1, 0x3E)
+                if gt < 0:
+                    return -1  # no ">" after this point: no later end tag either
+                return gt + 1
+        i += 1
+
+
+def protected_spans(const uint8_t[::1] data not None):
+    """Twin of :func:`lines.protected_spans`: flat int64 [start0, end0, start1, end1, ...]."""
+    cdef const uint8_t* d = &data[0] if data.shape[0] else NULL
+    cdef isize n = data.shape[0]
+    cdef Buf spans = Buf(NULL, 0, 0)
+    cdef isize pos = 0, lt, end, close, kind
+    # Openings whose closing is nowhere after the scan position (0: comment, 1 head, 2 script, 3 style).
+    cdef bint unclosed[4]
+    unclosed[0] = unclosed[1] = unclosed[2] = unclosed[3] = False
+    with nogil:
+        while pos < n:
+            lt = _find(d, n, pos, 0x3C)
+            if lt < 0:
+                break
+            kind = -1
+            if lt + 3 < n and d[lt + 1] == 0x21 and d[lt + 2] == 0x2D and d[lt + 3] == 0x2D:
+                kind = 0
+            elif _ieq(d + lt + 1, n - lt - 1, "head", 4) and (lt + 5 >= n or not _word(d[lt + 5])):
+                kind = 1
+            elif _ieq(d + lt + 1, n - lt - 1, "script", 6) and (lt + 7 >= n or not _word(d[lt + 7])):
+                kind = 2
+            elif _ieq(d + lt + 1, n - lt - 1, "style", 5) and (lt + 6 >= n or not _word(d[lt + 6])):
+                kind = 3
+            if kind < 0:
+                pos = lt + 1
+                continue
+            close = -1
+            if not unclosed[kind]:
+                if kind == 0:
+                    close = _find_comment_end(d, n, lt + 4)
+                elif kind == 1:
+                    close = _find_end_tag(d, n, lt + 5, "head", 4)
+                elif kind == 2:
+                    close = _find_end_tag(d, n, lt + 7, "script", 6)
+                else:
+                    close = _find_end_tag(d, n, lt + 6, "style", 5)
+                if close < 0:
+                    unclosed[kind] = True
+            if close < 0 and kind == 1:
+                end = _find(d, n, lt + 5, 0x3E)  # no </head>: only the tag is protected
+                end = n if end < 0 else end + 1
+            else:
+                end = close if close >= 0 else n
+            _push(&spans, lt)
+            _push(&spans, end)
+            pos = end
+    return _take(&spans)
+
+
+cdef uint64_t _name_key(const uint8_t* d, isize n, isize start) noexcept nogil:
+    """lines._tag_name_keys for one tag: its first 8 name bytes lower-cased, little-endian."""
+    cdef isize first = start + 1 + (d[start + 1 if start + 1 < n else n - 1] == 0x2F)
+    cdef uint64_t key = 0
+    cdef bint alive = True
+    cdef uint8_t col
+    cdef isize j, at
+    for j in range(8):
+        at = first + j
+        if at > n - 1:
+            at = n - 1
+        col = d[at] | 0x20
+        alive = alive and ((0x61 <= col <= 0x7A) or (0x30 <= col <= 0x39))
+        if alive:
+            key |= (<uint64_t>col) << (8 * j)
+    return key
+
+
+cdef bint _in_keys(uint64_t key, const uint64_t[::1] keys) noexcept nogil:
+    cdef isize lo = 0, hi = keys.shape[0], mid
+    while lo < hi:  # keys are sorted
+        mid = (lo + hi) // 2
+        if keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < keys.shape[0] and keys[lo] == key
+
+
+cdef inline isize _next_mark(const uint8_t* mark, isize i, isize n) noexcept nogil:
+    """The first i' >= i below n with the line-start bit set, else n (eight bytes at a time
+    over the runs of zeros: most of the page is no line start)."""
+    cdef uint64_t word
+    while i + 8 <= n:
+        memcpy(&word, mark + i, 8)
+        if word & 0x0101010101010101ULL:
+            break
+        i += 8
+    while i < n and not (mark[i] & 1):
+        i += 1
+    return i
+
+
+def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None, bint block,
+            const uint64_t[::1] block_keys not None, bint merge_blank):
+    """Twin of :func:`lines.segment_lines` after ``protected_spans``: (starts, tag_starts, tag_ends),
+    int64 bytearrays.  ``spans`` is the flat output of :func:`protected_spans`."""
+    cdef isize n = data.shape[0]
+    cdef const uint8_t* d = &data[0]
+    cdef isize nspans = spans.shape[0] // 2
+    cdef Buf tag_starts = Buf(NULL, 0, 0), tag_ends = Buf(NULL, 0, 0), starts = Buf(NULL, 0, 0)
+    cdef isize i, s, lt, gt = -2, prev_end = -1, end, k, line, nxt
+    cdef bint first_candidate = True, solid
+    cdef uint8_t c
+    # Per position 0..n: 1 = a line starts here, 2 = a protected span starts or ends here.
+    cdef uint8_t* mark = <uint8_t*>malloc(n + 1)
+    if mark == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            memset(mark, 0, n + 1)
+            # Tag openings outside protected bodies; a "<" before the end of the previous
+            # candidate's tag is inside an attribute value and opens nothing.
+            s = 0
+            lt = _find(d, n, 0, 0x3C)
+            while lt >= 0:
+                if lt + 1 >= n:
+                    break
+                c = d[lt + 1]
+                if _alpha(c) or c == 0x2F or c == 0x21:
+                    while s < nspans and spans[2 * s + 1] <= lt:
+                        s += 1
+                    if not (s < nspans and spans[2 * s] <= lt):
+                        if gt != -1 and gt <= lt:
+                            gt = _find(d, n, lt + 1, 0x3E)
+                        end = gt if gt >= 0 else n - 1
+                        if first_candidate or lt > prev_end:
+                            _push(&tag_starts, lt)
+                            _push(&tag_ends, end)
+                            if not block or _in_keys(_name_key(d, n, lt), block_keys):
+                                mark[lt] |= 1
+                        first_candidate = False
+                        prev_end = end
+                lt = _find(d, n, lt + 1, 0x3C)
+            mark[0] |= 1
+            mark[n] |= 1
+            i = _find(d, n, 0, 0x0A)
+            while i >= 0:
+                mark[i + 1] |= 1
+                i = _find(d, n, i + 1, 0x0A)
+            for k in range(2 * nspans):
+                mark[spans[k]] |= 3
+            # Line starts; whitespace-only lines merged into the line before them.
+            line = 0
+            while line < n:
+                nxt = _next_mark(mark, line + 1, n)
+                if merge_blank and line > 0 and not (mark[line] & 2):
+                    solid = False
+                    for i in range(line, nxt):
+                        if d[i] > 0x20:
+                            solid = True
+                            break
+                    if not solid:
+                        line = nxt
+                        continue
+                _push(&starts, line)
+                line = nxt
+    finally:
+        free(mark)
+    return _take(&starts), _take(&tag_starts), _take(&tag_ends)
+
+
+def inside(const int64_t[::1] positions not None, const int64_t[::1] spans not None):
+    """Twin of ``lines._inside``: uint8 flags of sorted ``positions`` inside the flat ``spans``."""
+    cdef isize m = positions.shape[0], nspans = spans.shape[0] // 2, i, s = 0
+    cdef bytearray out = bytearray(m)
+    cdef uint8_t* o = <uint8_t*>(<char*>out) if m else NULL
+    with nogil:
+        for i in range(m):
+            while s < nspans and spans[2 * s + 1] <= positions[i]:
+                s += 1
+            o[i] = s < nspans and spans[2 * s] <= positions[i]
+    return out
+
+
+cdef inline void _count(const uint8_t* d, isize a, isize b, uint8_t lead, int32_t* asc, int32_t* oth) noexcept nogil:
+    """Visible ASCII (0x21-0x7E) and bytes >= ``lead`` in ``d[a:b]`` (a loop the compiler vectorises)."""
+    cdef int32_t n_asc = 0, n_oth = 0
+    cdef isize i
+    cdef uint8_t c
+    for i in range(a, b):
+        c = d[i]
+        n_asc += (<uint8_t>(c - 0x21)) < 0x5E
+        n_oth += c >= lead
+    asc[0] += n_asc
+    oth[0] += n_oth
+
+
+def count_lines(const uint8_t[::1] data not None, const int64_t[::1] starts not None,
+                const int64_t[::1] tag_starts not None, const int64_t[::1] tag_ends not None,
+                uint8_t lead):
+    """Per line, int32 counts of: content and code characters (``lines.count_content_code``
+    before zeroing protected lines), visible ASCII and bytes >= ``lead`` (0xC0: characters,
+    0x80: UTF-8 bytes).  A counted byte is visible ASCII or >= ``lead``, never both; it is code
+    inside a tag (``tag_starts[t] <= b <= tag_ends[t]``; tags are sorted and disjoint)."""
+    cdef isize n = data.shape[0], m = starts.shape[0], ntags = tag_starts.shape[0]
+    cdef const uint8_t* d = &data[0] if n else NULL
+    cdef bytearray content = bytearray(4 * m), code = bytearray(4 * m)
+    cdef bytearray ascii = bytearray(4 * m), other = bytearray(4 * m)
+    cdef int32_t* co = <int32_t*>(<char*>content) if m else NULL
+    cdef int32_t* cd = <int32_t*>(<char*>code) if m else NULL
+    cdef int32_t* asc = <int32_t*>(<char*>ascii) if m else NULL
+    cdef int32_t* oth = <int32_t*>(<char*>other) if m else NULL
+    cdef isize line, pos, stop, a, b, t = 0
+    cdef int32_t in_asc, in_oth, out_asc, out_oth
+    with nogil:
+        for line in range(m):
+            pos = starts[line]
+            stop = starts[line + 1] if line + 1 < m else n
+            in_asc = in_oth = out_asc = out_oth = 0
+            while pos < stop:
+                while t < ntags and tag_ends[t] < pos:
+                    t += 1
+                if t < ntags and tag_starts[t] <= pos:  # inside tag t up to its end
+                    b = tag_ends[t] + 1
+                    if b > stop:
+                        b = stop
+                    _count(d, pos, b, lead, &in_asc, &in_oth)
+                else:  # text up to the next tag
+                    b = tag_starts[t] if t < ntags and tag_starts[t] < stop else stop
+                    _count(d, pos, b, lead, &out_asc, &out_oth)
+                pos = b
+            co[line] = out_asc + out_oth
+            cd[line] = in_asc + in_oth
+            asc[line] = in_asc + out_asc
+            oth[line] = in_oth + out_oth
+    return content, code, ascii, other
+
+
+cdef inline uint8_t _at(const uint8_t* d, isize n, isize i) noexcept nogil:
+    return d[i] if i < n else 0
+
+
+def count_r2l(const uint8_t[::1] data not None, const int64_t[::1] starts not None, bint hebrew, bint whole):
+    """Twin of ``lines.count_r2l`` before zeroing protected lines: int32 R2L characters per line
+    (their lead bytes), or with ``whole`` all their UTF-8 bytes."""
+    cdef isize n = data.shape[0], m = starts.shape[0]
+    cdef const uint8_t* d = &data[0] if n else NULL
+    cdef bytearray out = bytearray(4 * m)
+    cdef int32_t* o = <int32_t*>(<char*>out) if m else NULL
+    cdef isize line, b, stop, carry = 0
+    cdef int32_t count
+    cdef uint8_t c, b1, b2
+    cdef bint lead
+    with nogil:
+        for line in range(m):
+            stop = starts[line + 1] if line + 1 < m else n
+            count = 0
+            for b in range(starts[line], stop):
+                c = d[b]
+                b1 = _at(d, n, b + 1)
+                b2 = _at(d, n, b + 2)
+                lead = (0xD8 <= c <= 0xDB) or (c == 0xDD and b1 >= 0x90)
+                lead = lead or (c == 0xE0 and ((b1 == 0xA1 and b2 >= 0xB0) or b1 == 0xA2 or b1 == 0xA3))
+                lead = lead or (c == 0xEF and ((b1 == 0xAD and b2 >= 0x90) or (0xAE <= b1 <= 0xB7)))
+                lead = lead or (c == 0xEF and ((b1 == 0xB9 and b2 >= 0xB0) or b1 == 0xBA or (b1 == 0xBB and b2 != 0xBF)))
+                lead = lead or (c == 0xE2 and b1 == 0x80 and b2 == 0x8C)
+                if hebrew:
+                    lead = lead or (c == 0xD6 and b1 >= 0x90) or c == 0xD7
+                    lead = lead or (c == 0xEF and ((b1 == 0xAC and b2 >= 0x9D) or (b1 == 0xAD and b2 < 0x90)))
+                if whole:
+                    # The lead and its continuation bytes: 2 below 0xE0, 3 for 0xE0-0xEF leads.
+                    if lead:
+                        count += 1
+                        carry = 2 if c >= 0xE0 else 1
+                    elif carry:
+                        count += 1
+                        carry -= 1
+                else:
+                    count += lead
+            o[line] = count
+    return out
+
+
+def tag_keys(const uint8_t[::1] data not None, const int64_t[::1] tag_starts not None):
+    """Twin of :func:`lines.tag_keys`: (uint64 name keys, uint8 closing flags) per tag."""
+    cdef isize n = data.shape[0], m = tag_starts.shape[0], i, s
+    cdef bytearray keys = bytearray(8 * m), closing = bytearray(m)
+    cdef uint64_t* k = <uint64_t*>(<char*>keys) if m else NULL
+    cdef uint8_t* cl = <uint8_t*>(<char*>closing) if m else NULL
+    cdef const uint8_t* d = &data[0] if n else NULL
+    with nogil:
+        for i in range(m):
+            s = tag_starts[i]
+            k[i] = _name_key(d, n, s)
+            cl[i] = d[s + 1 if s + 1 < n else n - 1] == 0x2F
+    return keys, closing
+
+
+def links_and_depth(const int64_t[::1] line_starts not None, const int64_t[::1] tag_starts not None,
+                    const uint64_t[::1] keys not None, const uint8_t[::1] closing not None,
+                    const int32_t[::1] content not None, uint64_t a_key,
+                    const uint64_t[::1] block_end_keys not None, const uint64_t[::1] container_keys not None):
+    """Twin of ``lines.link_chars`` and ``lines.container_depth``: per line its content
+    characters inside a link and its container depth (int32), and per container opening its
+    depth after it and its tag index (int32, int64)."""
+    cdef isize m = line_starts.shape[0], ntags = tag_starts.shape[0], line, t = 0
+    cdef bytearray link = bytearray(4 * m), depth = bytearray(4 * m)
+    cdef int32_t* lk = <int32_t*>(<char*>link) if m else NULL
+    cdef int32_t* dp = <int32_t*>(<char*>depth) if m else NULL
+    cdef Buf open_depth = Buf(NULL, 0, 0), open_idx = Buf(NULL, 0, 0)
+    cdef int32_t box = 0
+    cdef int in_link = 0  # the last <a>, </a> or closing block tag read is an opening <a>
+    cdef uint64_t key
+    with nogil:
+        for line in range(m):
+            while t < ntags and tag_starts[t] <= line_starts[line]:
+                key = keys[t]
+                if key == a_key:
+                    in_link = not closing[t]
+                elif closing[t] and _in_keys(key, block_end_keys):
+                    in_link = 0
+                if _in_keys(key, container_keys):
+                    if closing[t]:
+                        box -= 1
+                    else:
+                        box += 1
+                        _push(&open_depth, box)
+                        _push(&open_idx, t)
+                t += 1
+            lk[line] = content[line] if in_link else 0
+            dp[line] = box
+        while t < ntags:  # container openings after the last line start
+            if _in_keys(keys[t], container_keys):
+                if closing[t]:
+                    box -= 1
+                else:
+                    box += 1
+                    _push(&open_depth, box)
+                    _push(&open_idx, t)
+            t += 1
+    return link, depth, _take(&open_depth), _take(&open_idx)
+
+
+def count_punctuation(const uint8_t[::1] data not None, const int64_t[::1] text_starts not None,
+                      const int64_t[::1] text_ends not None):
+    """Twin of ``lines.count_punctuation``: int32 sentence punctuation marks (ASCII . , ! ?;
+    U+060C 061B 061F 06D4 0964 3002 FF0C FF01 FF1F) in each byte range."""
+    cdef isize n = data.shape[0], m = text_starts.shape[0], row, b
+    cdef const uint8_t* d = &data[0] if n else NULL
+    cdef bytearray out = bytearray(4 * m)
+    cdef int32_t* o = <int32_t*>(<char*>out) if m else NULL
+    cdef int32_t count
+    cdef uint8_t c, b1, b2
+    with nogil:
+        for row in range(m):
+            count = 0
+            for b in range(text_starts[row], text_ends[row]):
+                c = d[b]
+                if c < 0x80:
+                    count += c == 0x2E or c == 0x2C or c == 0x21 or c == 0x3F
+                elif c == 0xD8 or c == 0xDB or c == 0xE0 or c == 0xE3 or c == 0xEF:
+                    b1 = d[b + 1 if b + 1 < n else n - 1]
+                    b2 = d[b + 2 if b + 2 < n else n - 1]
+                    if c == 0xD8:
+                        count += b1 == 0x8C or b1 == 0x9B or b1 == 0x9F
+                    elif c == 0xDB:
+                        count += b1 == 0x94
+                    elif c == 0xE0:
+                        count += b1 == 0xA5 and b2 == 0xA4
+                    elif c == 0xE3:
+                        count += b1 == 0x80 and b2 == 0x82
+                    else:
+                        count += b1 == 0xBC and (b2 == 0x8C or b2 == 0x81 or b2 == 0x9F)
+            o[row] = count
+    return out

@@ -1,0 +1,199 @@
+"""The extraction core's implementation: the compiled twins when they are built, else the reference.
+
+:mod:`mcecrawl.algorithms.lines` is the reference of the line profile (numpy, readable, the
+specification); ``_lineprofile`` (Cython, ``_lineprofile.pyx``) computes the same arrays in plain C
+loops over the page's bytes.  ``scored_regions._blocks`` and ``parse._paragraphs`` are the
+references of the walk over a region's tree; ``_cleaning`` (Cython over lxml's public C API) walks
+the same tree with the same rules.  This module gives both one interface, as msgpack-python pairs
+its ``_cmsgpack`` with its ``fallback``: the algorithms call the functions below and never know
+which one ran.
+
+The compiled modules are optional: a machine without a C compiler installs and runs the reference
+(``setup.py`` builds them with ``optional=True``).  ``MCE_PURE_PYTHON=1`` in the environment forces
+the reference; ``mcecrawl --version`` says which one is in use.  Both give identical results on
+every dev page and on a fuzz corpus (``tests/algorithms/test_profile_impl.py``).
+"""
+from __future__ import annotations
+
+import os
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from mcecrawl.algorithms import lines as reference
+from mcecrawl.algorithms.lines import Lines
+
+# Set (to anything but "" or "0") to use the numpy reference even where the compiled twin is built.
+FORCE_REFERENCE_ENV = "MCE_PURE_PYTHON"
+COMPILED, REFERENCE = "compiled", "reference"
+IMPLEMENTATIONS = (COMPILED, REFERENCE)
+
+compiled: ModuleType | None
+try:
+    from mcecrawl.algorithms import _lineprofile as compiled  # type: ignore[attr-defined,no-redef]
+except ImportError:  # not built (no compiler, or a source checkout without `pip install -e .`)
+    compiled = None
+
+cleaning: ModuleType | None
+try:
+    from mcecrawl.algorithms import _cleaning as cleaning  # type: ignore[attr-defined,no-redef]
+except ImportError:  # not built, or built against an lxml whose C API this one lacks
+    cleaning = None
+
+_use_compiled = compiled is not None and cleaning is not None and os.environ.get(FORCE_REFERENCE_ENV, "") in ("", "0")
+
+
+def current() -> str:
+    """The implementation in use: ``"compiled"`` or ``"reference"``."""
+    return COMPILED if _use_compiled else REFERENCE
+
+
+def available() -> tuple[str, ...]:
+    """The implementations this installation has (compiled: both compiled modules are built)."""
+    return (COMPILED, REFERENCE) if compiled is not None and cleaning is not None else (REFERENCE,)
+
+
+def use(name: str) -> None:
+    """Switch the implementation (tests run every extraction on both)."""
+    global _use_compiled
+    if name not in available():
+        raise ValueError(f"implementation {name!r} is not available here (available: {', '.join(available())})")
+    _use_compiled = name == COMPILED
+
+
+def describe() -> str:
+    """One line for ``mcecrawl --version``."""
+    if compiled is None or cleaning is None:
+        missing = " and ".join(n for n, m in (("_lineprofile", compiled), ("_cleaning", cleaning)) if m is None)
+        return f"extraction core: reference (numpy and Python; {missing} not built)"
+    if not _use_compiled:
+        return f"extraction core: reference (numpy and Python; forced by {FORCE_REFERENCE_ENV})"
+    return "extraction core: compiled (Cython: _lineprofile, _cleaning)"
+
+
+def _c() -> Any:
+    return compiled if _use_compiled else None
+
+
+def cleaning_walk() -> Any:
+    """The compiled twin of ``scored_regions._blocks`` (``_cleaning.blocks``), or None for the reference."""
+    return cleaning.blocks if _use_compiled and cleaning is not None else None
+
+
+def _i64(buf: bytearray) -> np.ndarray:
+    return np.frombuffer(buf, dtype=np.int64)
+
+
+def _i32(buf: bytearray) -> np.ndarray:
+    return np.frombuffer(buf, dtype=np.int32)
+
+
+def _flags(buf: bytearray) -> np.ndarray:
+    return np.frombuffer(buf, dtype=np.bool_)
+
+
+def segment_lines(text: str | bytes, *, split: str = "tag", merge_blank: bool = True) -> Lines:
+    """:func:`mcecrawl.algorithms.lines.segment_lines`."""
+    c = _c()
+    if c is None:
+        return reference.segment_lines(text, split=split, merge_blank=merge_blank)
+    if split not in reference.SPLIT_MODES:
+        raise ValueError(f"split must be one of {reference.SPLIT_MODES}, not {split!r}")
+    data = text.encode("utf-8", errors="replace") if isinstance(text, str) else bytes(text)
+    n = len(data)
+    pos = reference._index_dtype(n)
+    if n == 0:
+        empty = np.zeros(0, dtype=pos)
+        return Lines(data, empty, empty, np.zeros(0, dtype=bool), empty, empty)
+    spans = _i64(c.protected_spans(data))
+    starts_b, tag_starts_b, tag_ends_b = c.segment(data, spans, split == "block", reference._BLOCK_KEYS, merge_blank)
+    starts = _i64(starts_b)
+    protected = _flags(c.inside(starts, spans))
+    ends = np.append(starts[1:], n).astype(pos)
+    return Lines(data, starts.astype(pos), ends, protected, _i64(tag_starts_b).astype(pos),
+                 _i64(tag_ends_b).astype(pos))
+
+
+def _counts(c: Any, lines: Lines, weight: str) -> tuple[np.ndarray, ...]:
+    lead = 0xC0 if weight == "chars" else 0x80
+    return tuple(_i32(b).copy() for b in c.count_lines(
+        lines.data, lines.starts.astype(np.int64), lines.tag_starts.astype(np.int64),
+        lines.tag_ends.astype(np.int64), lead))
+
+
+def count_content_code(lines: Lines, *, weight: str = "chars") -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mcecrawl.algorithms.lines.count_content_code`."""
+    c = _c()
+    if c is None or not len(lines):
+        return reference.count_content_code(lines, weight=weight)
+    content, code, _, _ = _counts(c, lines, weight)
+    content[lines.protected] = 0
+    code[lines.protected] = 0
+    return content, code
+
+
+def count_ascii(lines: Lines, *, weight: str = "chars") -> np.ndarray:
+    """:func:`mcecrawl.algorithms.lines.count_ascii`."""
+    c = _c()
+    if c is None or not len(lines):
+        return reference.count_ascii(lines, weight=weight)
+    _, _, ascii, other = _counts(c, lines, weight)
+    return np.where(lines.protected, ascii + other, ascii)
+
+
+def count_non_ascii(lines: Lines, *, weight: str = "chars") -> np.ndarray:
+    """:func:`mcecrawl.algorithms.lines.count_non_ascii`."""
+    c = _c()
+    if c is None or not len(lines):
+        return reference.count_non_ascii(lines, weight=weight)
+    other = _counts(c, lines, weight)[3]
+    other[lines.protected] = 0
+    return other
+
+
+def count_r2l(lines: Lines, *, hebrew: bool = False, weight: str = "chars") -> np.ndarray:
+    """:func:`mcecrawl.algorithms.lines.count_r2l`."""
+    c = _c()
+    if c is None or not len(lines):
+        return reference.count_r2l(lines, hebrew=hebrew, weight=weight)
+    counts = _i32(c.count_r2l(lines.data, lines.starts.astype(np.int64), hebrew, weight != "chars")).copy()
+    counts[lines.protected] = 0
+    return counts
+
+
+def tag_keys(lines: Lines) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`mcecrawl.algorithms.lines.tag_keys`."""
+    c = _c()
+    if c is None or not len(lines.tag_starts):
+        return reference.tag_keys(lines)
+    keys, closing = c.tag_keys(lines.data, lines.tag_starts.astype(np.int64))
+    return np.frombuffer(keys, dtype=np.uint64), _flags(closing)
+
+
+def links_and_depth(lines: Lines, kept: np.ndarray, content: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`mcecrawl.algorithms.lines.links_and_depth`."""
+    c = _c()
+    if c is None:
+        return reference.links_and_depth(lines, kept, content)
+    keys, closing = tag_keys(lines)
+    link, depth, open_depth, open_idx = c.links_and_depth(
+        lines.starts[kept].astype(np.int64), lines.tag_starts.astype(np.int64), keys,
+        closing.view(np.uint8), np.ascontiguousarray(content, dtype=np.int32), reference.A_KEY,
+        reference.LINK_END_KEYS, reference.CONTAINER_KEYS)
+    # As the reference: depth in the high bits (a negative depth wraps, as its int32 -> uint64 cast).
+    opens = np.sort(_i64(open_depth).astype(np.uint64) << np.uint64(32)
+                    | lines.tag_starts[_i64(open_idx)].astype(np.uint64))
+    return _i32(link), _i32(depth).astype(np.int64), opens  # the reference's cumsum after [0] is int64
+
+
+def count_punctuation(lines: Lines, kept: np.ndarray, content: np.ndarray) -> np.ndarray:
+    """:func:`mcecrawl.algorithms.lines.count_punctuation`."""
+    c = _c()
+    if c is None:
+        return reference.count_punctuation(lines, kept, content)
+    rows, text_starts, text_ends = reference.text_spans(lines, kept, content)
+    out = np.zeros(len(kept), dtype=np.int32)
+    out[rows] = _i32(c.count_punctuation(lines.data, text_starts.astype(np.int64),
+                                          np.maximum(text_ends, text_starts).astype(np.int64)))
+    return out

@@ -1,0 +1,138 @@
+"""Fuzz inputs for the compiled extraction core, and the outputs both cores must agree on.
+
+Shared by ``tests/algorithms/test_profile_impl.py`` (a bounded run in every test run) and
+``benchmarks/fuzz_core.py`` (the full run).  Inputs are deterministic for a seed: random bytes,
+random strings over an alphabet of the markup the segmentation reacts to (tag openings, comment
+and script bodies, ``</head>``, attribute quotes, truncated UTF-8 sequences, NUL bytes, BOMs), and
+real pages mutated at random (bytes flipped, spans cut or repeated, markup tokens inserted,
+truncated).  A crash of the compiled code ends the process; the caller's job is to leave the
+input that did it where a person can find it.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+
+import mcecrawl
+from mcecrawl.algorithms import profile_impl
+from mcecrawl.algorithms.danag import remove_scripts_styles_comments
+
+# Markup the segmentation and the walk react to, and bytes that break UTF-8.
+TOKENS = (
+    b"<", b">", b"</", b"/>", b"<!--", b"-->", b"--", b"<!", b"<!DOCTYPE html>", b"<script>", b"</script>",
+    b"<script type='x'>", b"</script >", b"<SCRIPT", b"<style>", b"</style>", b"<head>", b"</head>", b"</HEAD >",
+    b"<head", b"<html>", b"<body>", b"</body>", b"<p>", b"</p>", b"<br/>", b"<div>", b"</div>",
+    b'<div class="related">', b'<div id="comments" class="footer">', b'<div role="navigation">',
+    b'<div style="display:none">', b"<section>", b"</section>", b"<article>", b"</article>",
+    b'<div itemprop="articleBody">', b'<span itemprop="author">', b"<a href='/x'>", b'<a href="javascript:x()">',
+    b"</a>", b"<ul><li><a href=/a>", b"</li></ul>", b"<h1>", b"</h1>", b"<title>", b"</title>",
+    b'<meta property="og:title" content="', b'"', b"'", b"=", b"\n", b"\r\n", b" ", b"\t", b"\x00", b"\x0b",
+    b"&amp;", b"&#x627;", b"<![CDATA[", b"]]>", b"<?php ?>", b"<figure>", b"<figcaption>", b"<nav>", b"<table>",
+    b"<td>", "\u0645\u062a\u0646 \u062e\u0628\u0631".encode(), "\u200c".encode(), "\ufeff".encode(),
+    "\u060c".encode(), "\u061f".encode(), "\u3002".encode(), "\uff0c".encode(), b".", b",", b"!", b"?",
+    "\u05e9\u05dc\u05d5\u05dd".encode(), "\U0001f600".encode(), b"\xd8", b"\xe2\x80", b"\xef\xbb", b"\xff",
+    b"\xc0\xaf", b"word", b"Prose, with commas. ",
+)
+ALGORITHMS = ("scored_regions", "danag", "dana", "r2l")
+
+
+def _random_markup(rng: random.Random, size: int) -> bytes:
+    return b"".join(rng.choice(TOKENS) for _ in range(size))
+
+
+def _mutate(rng: random.Random, page: bytes) -> bytes:
+    data = bytearray(page)
+    for _ in range(rng.randint(1, 8)):
+        if not data:
+            break
+        at = rng.randrange(len(data))
+        kind = rng.randrange(6)
+        if kind == 0:  # flip a byte
+            data[at] = rng.randrange(256)
+        elif kind == 1:  # cut a span
+            del data[at:at + rng.randint(1, 2000)]
+        elif kind == 2:  # repeat a span
+            data[at:at] = data[at:at + rng.randint(1, 500)] * rng.randint(1, 5)
+        elif kind == 3:  # insert markup
+            data[at:at] = _random_markup(rng, rng.randint(1, 6))
+        elif kind == 4:  # truncate
+            del data[at:]
+        else:  # insert random bytes
+            data[at:at] = rng.randbytes(rng.randint(1, 16))
+    return bytes(data)
+
+
+def fuzz_inputs(seed: int, count: int, pages: list[bytes]) -> Iterator[bytes]:
+    """``count`` inputs: a third random bytes, a third random markup, a third mutated ``pages``."""
+    rng = random.Random(seed)
+    for i in range(count):
+        kind = i % 3 if pages else i % 2
+        if kind == 0:
+            yield rng.randbytes(rng.randint(0, 3000))
+        elif kind == 1:
+            yield _random_markup(rng, rng.randint(0, 400))
+        else:
+            yield _mutate(rng, rng.choice(pages))
+
+
+def profile_arrays(data: bytes) -> dict[str, np.ndarray]:
+    """Every array of the line profile the current implementation computes for ``data``."""
+    out: dict[str, np.ndarray] = {}
+    for split in ("tag", "block"):
+        for merge in (True, False):
+            lines = profile_impl.segment_lines(data, split=split, merge_blank=merge)
+            for name in ("starts", "ends", "protected", "tag_starts", "tag_ends"):
+                out[f"{split}/{merge}/{name}"] = getattr(lines, name)
+    lines = profile_impl.segment_lines(data)
+    for weight in ("chars", "bytes"):
+        out[f"content/{weight}"], out[f"code/{weight}"] = profile_impl.count_content_code(lines, weight=weight)
+        out[f"ascii/{weight}"] = profile_impl.count_ascii(lines, weight=weight)
+        out[f"non_ascii/{weight}"] = profile_impl.count_non_ascii(lines, weight=weight)
+        for hebrew in (False, True):
+            out[f"r2l/{weight}/{hebrew}"] = profile_impl.count_r2l(lines, hebrew=hebrew, weight=weight)
+    out["keys"], out["closing"] = profile_impl.tag_keys(lines)
+    kept = remove_scripts_styles_comments(lines)
+    content = profile_impl.count_content_code(lines)[0][kept]
+    out["link"], out["depth"], out["opens"] = profile_impl.links_and_depth(lines, kept, content)
+    out["punct"] = profile_impl.count_punctuation(lines, kept, content)
+    return out
+
+
+def extractions(data: bytes) -> dict[str, tuple[Any, ...]]:
+    """What each line-based algorithm returns for ``data`` read as UTF-8 bytes, invalid or not, as a
+    crawl's pages are (status, text, title, reason)."""
+    out = {}
+    for algorithm in ALGORITHMS:
+        r = mcecrawl.extract(data, algorithm=algorithm, utf8=True)  # the crawl's path: bytes as they are
+        out[algorithm] = (r.status, r.text, r.title, r.reason)
+    return out
+
+
+def differences(data: bytes) -> list[str]:
+    """Where the compiled and the reference core disagree on ``data`` (names of arrays/algorithms)."""
+    previous = profile_impl.current()
+    got = {}
+    try:
+        for impl in profile_impl.IMPLEMENTATIONS:
+            profile_impl.use(impl)
+            got[impl] = (profile_arrays(data), extractions(data))
+    finally:
+        profile_impl.use(previous)
+    (ca, ce), (ra, re_) = got[profile_impl.COMPILED], got[profile_impl.REFERENCE]
+    diff = [k for k in ra if ra[k].dtype != ca[k].dtype or not np.array_equal(ra[k], ca[k])]
+    return diff + [k for k in re_ if re_[k] != ce[k]]
+
+
+def seed_pages(data_root: Path | None) -> list[bytes]:
+    """Real pages to mutate: the project's own fixture page, and dev pages when the data is there."""
+    here = Path(__file__).parent
+    pages = [(here / "algorithms" / "data" / "fa_article.html").read_bytes()]
+    if data_root is not None and data_root.is_dir():
+        for name in ("r2l", "scrapinghub_aeb", "chinese_wce"):
+            folder = data_root / name / "pages"
+            if folder.is_dir():
+                pages += [p.read_bytes() for p in sorted(folder.iterdir())[:20] if p.is_file()]
+    return pages
