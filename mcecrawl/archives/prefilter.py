@@ -1,0 +1,132 @@
+"""Script prefilter on raw bytes: does a page hold enough letters of the wanted script to be worth
+decoding, parsing and language identification?  Most of a Common Crawl WARC is not Arabic script;
+this test costs a few byte scans per page and drops those pages before any parse.
+
+The byte classes are the R2L paper's (Mohammadzadeh et al. 2011, §3: in UTF-8 every Arabic-script
+character is a two-byte sequence whose lead byte is 0xD8-0xDB (U+0600-06FF) or 0xDD (Arabic
+Supplement); Hebrew's lead bytes are 0xD6-0xD7), counted with ``bytes.translate`` in C.  A UTF-8
+test alone would drop exactly the pages our decoding exists for, so two more readings keep them:
+
+* legacy code pages: a page that is not UTF-8 is scored on the letters of the script in its
+  legacy code pages (windows-1256 and ISO-8859-6 for Arabic, windows-1255 and ISO-8859-8 for
+  Hebrew), counting only letters next to another such letter: words of the script are runs of
+  them, while the accented letters of a windows-1252 page sit alone inside ASCII words;
+* UTF-16/32 (a byte-order mark or NUL bytes between ASCII ones): decoded and counted as text.
+
+A page passes with at least :data:`MIN_SCRIPT_LETTERS` letters of a wanted script.  The test
+errs towards keeping: a GBK Chinese page passes the legacy reading and is dropped later by
+language identification.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+__all__ = ["LANG_SCRIPTS", "MIN_SCRIPT_LETTERS", "Prefilter", "script_letters", "scripts_for"]
+
+# Letters of the wanted script a page needs.  An article of ~20 words holds ~100 letters; the
+# dev data's real R2L pages hold 2,396-19,164 (UTF-8 lead bytes), its 380 non-target pages at
+# most 148 (Wikipedia's language menu), the 600-byte legacy samples of `encodings` 313-401
+# (BENCHMARKS.md, "from-warc prefilter", with the held-out check).
+MIN_SCRIPT_LETTERS = 100
+# Script of each language the corpus tools know; languages of other scripts get no prefilter.
+LANG_SCRIPTS = {"fa": "arabic", "ar": "arabic", "ur": "arabic", "ps": "arabic", "ku": "arabic", "sd": "arabic",
+                "ug": "arabic", "he": "hebrew", "yi": "hebrew"}
+# UTF-8 lead bytes of each script (R2L paper, byte classes).
+_UTF8_LEADS = {"arabic": bytes([0xD8, 0xD9, 0xDA, 0xDB, 0xDD]), "hebrew": bytes([0xD6, 0xD7])}
+# Legacy code pages of each script (the candidates of mcecrawl.encoding's r2l step).
+_LEGACY = {"arabic": ("cp1256", "iso8859-6"), "hebrew": ("cp1255", "iso8859-8")}
+_UNICODE_NAME = {"arabic": "ARABIC", "hebrew": "HEBREW"}
+# Bytes of a body's start looked at for UTF-16/32.
+_WIDE_SAMPLE = 512
+
+
+def _complement(keep: bytes) -> bytes:
+    return bytes(b for b in range(256) if b not in keep)
+
+
+@lru_cache(maxsize=None)
+def _legacy_letters(script: str) -> np.ndarray:
+    """256 booleans: the byte is a letter of ``script`` in one of its legacy code pages."""
+    table = np.zeros(256, dtype=bool)
+    for codec in _LEGACY[script]:
+        for b in range(0x80, 256):
+            try:
+                ch = bytes([b]).decode(codec)
+            except UnicodeDecodeError:
+                continue
+            if unicodedata.category(ch).startswith("L") and _UNICODE_NAME[script] in unicodedata.name(ch, ""):
+                table[b] = True
+    return table
+
+
+def _is_wide(head: bytes) -> bool:
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    return head.count(0) > len(head) // 4  # ASCII markup in UTF-16: every other byte is NUL
+
+
+def _wide_codec(head: bytes) -> str:
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "utf-32"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    return "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
+
+
+def script_letters(body: bytes, script: str) -> int:
+    """Letters of ``script`` in ``body`` by the cheapest reading that finds them: UTF-8 lead bytes,
+    else UTF-16/32 text, else letter pairs in the script's legacy code pages."""
+    utf8 = len(body.translate(None, _DROP[script]))
+    if utf8 >= MIN_SCRIPT_LETTERS:
+        return utf8
+    head = body[:_WIDE_SAMPLE]
+    if b"\x00" in head and _is_wide(head):
+        text = body.decode(_wide_codec(head), errors="replace")
+        return len(text.encode("utf-8", errors="replace").translate(None, _DROP[script]))
+    if len(body.translate(None, _ASCII)) < MIN_SCRIPT_LETTERS:
+        return utf8  # too few non-ASCII bytes for any legacy reading
+    letters = _legacy_letters(script)[np.frombuffer(body, dtype=np.uint8)]
+    pairs = int(np.count_nonzero(letters[1:] & letters[:-1]))
+    if pairs < MIN_SCRIPT_LETTERS:
+        return utf8
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return pairs  # a legacy page
+    return utf8  # valid UTF-8 of another script (CJK continuation bytes look like letter pairs)
+
+
+_DROP = {script: _complement(leads) for script, leads in _UTF8_LEADS.items()}
+_ASCII = bytes(range(0x80))
+
+
+def scripts_for(langs: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """Scripts to test for ``langs`` (None: keep every page, when a language has no known script)."""
+    if not langs:
+        return None
+    scripts = []
+    for lang in langs:
+        script = LANG_SCRIPTS.get(lang)
+        if script is None:
+            return None
+        if script not in scripts:
+            scripts.append(script)
+    return tuple(scripts)
+
+
+@dataclass(frozen=True)
+class Prefilter:
+    """``passes(body)``: the page holds :data:`MIN_SCRIPT_LETTERS` letters of one of ``scripts``
+    (no scripts: every page passes)."""
+
+    scripts: tuple[str, ...] | None
+    min_letters: int = MIN_SCRIPT_LETTERS
+
+    def passes(self, body: bytes) -> bool:
+        if not self.scripts:
+            return True
+        return any(script_letters(body, s) >= self.min_letters for s in self.scripts)
