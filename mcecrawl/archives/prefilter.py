@@ -40,8 +40,11 @@ _UTF8_LEADS = {"arabic": bytes([0xD8, 0xD9, 0xDA, 0xDB, 0xDD]), "hebrew": bytes(
 # Legacy code pages of each script (the candidates of mcecrawl.encoding's r2l step).
 _LEGACY = {"arabic": ("cp1256", "iso8859-6"), "hebrew": ("cp1255", "iso8859-8")}
 _UNICODE_NAME = {"arabic": "ARABIC", "hebrew": "HEBREW"}
-# Bytes of a body's start looked at for UTF-16/32.
+# Bytes of a body's start looked at for UTF-16/32, and the share of its odd (or even) bytes that
+# must be UTF-16 high bytes of ASCII/Hebrew/Arabic (0x00, 0x05, 0x06): ~1.0 in UTF-16 text, ~0.0
+# in any 8-bit encoding (NUL never occurs in text; 0x05/0x06 are controls).
 _WIDE_SAMPLE = 512
+WIDE_HIGH_SHARE = 0.9
 
 
 def _complement(keep: bytes) -> bytes:
@@ -63,10 +66,15 @@ def _legacy_letters(script: str) -> np.ndarray:
     return table
 
 
+def _wide_high(half: bytes) -> bool:
+    """The high bytes of UTF-16 code units of ASCII, Hebrew or Arabic text: 0x00, 0x05, 0x06."""
+    return len(half) - len(half.translate(None, b"\x00\x05\x06")) > WIDE_HIGH_SHARE * len(half)
+
+
 def _is_wide(head: bytes) -> bool:
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return True
-    return head.count(0) > len(head) // 4  # ASCII markup in UTF-16: every other byte is NUL
+    return _wide_high(head[1::2]) or _wide_high(head[0::2])
 
 
 def _wide_codec(head: bytes) -> str:
@@ -74,7 +82,7 @@ def _wide_codec(head: bytes) -> str:
         return "utf-32"
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16"
-    return "utf-16-le" if head[1:2] == b"\x00" else "utf-16-be"
+    return "utf-16-le" if _wide_high(head[1::2]) else "utf-16-be"
 
 
 def script_letters(body: bytes, script: str) -> int:

@@ -99,6 +99,8 @@ def undo_content_encoding(body: bytes, encoding: str | None, cap: int = MAX_INFL
                 raise InflateError("bad_content_encoding", f"{coding}: {e}") from None
             if len(out) > cap:
                 raise InflateError("decompression_bomb", f"{coding} inflates past {cap} bytes")
+            if not out and not d.eof:  # a cut stream still yields its start (Common Crawl cuts at 1 MiB)
+                raise InflateError("bad_content_encoding", f"{coding}: no data inflates")
             body = out
         elif coding == "br":
             import brotli
@@ -120,7 +122,8 @@ def undo_chunking(body: bytes) -> bytes:
     """``body`` with HTTP/1.1 chunked transfer coding removed, or as is when it is not validly
     chunked (archivers that stored the de-chunked body but kept the header: warcio's
     example-wrong-chunks)."""
-    out, pos = [], 0
+    out: list[bytes] = []
+    pos = 0
     while True:
         eol = body.find(b"\r\n", pos, pos + 64)
         if eol < 0:
@@ -191,6 +194,7 @@ def iter_records(path: str | Path, *, max_body: int = MAX_BODY_BYTES, html_only:
         start: int | None = 0
         last = (-1, 0)
         seen_any = False
+        in_bad_stretch = False  # failed again before reading a record: the same bad stretch
         pending: Record | None = None
         while start is not None:
             f.seek(start)
@@ -203,7 +207,7 @@ def iter_records(path: str | Path, *, max_body: int = MAX_BODY_BYTES, html_only:
                     prev = pos
                     if (pos, rank) <= last:
                         continue  # read again after a resync
-                    last, failed_at, seen_any = (pos, rank), pos, True
+                    last, failed_at, seen_any, in_bad_stretch = (pos, rank), pos, True, False
                     rtype = rec.record_type
                     headers = rec.headers
                     if rtype == WarcRecordType.metadata and pending is not None:
@@ -237,7 +241,9 @@ def iter_records(path: str | Path, *, max_body: int = MAX_BODY_BYTES, html_only:
                 if not seen_any and failed_at == 0:
                     yield Rejected("not_warc", 0, detail=f"{e} (not a WARC file: ARC and other formats are not read)")
                     return
-                yield Rejected("bad_record", failed_at, detail=str(e))
+                if not in_bad_stretch:
+                    yield Rejected("bad_record", failed_at, detail=str(e))
+                in_bad_stretch = True
                 start = _next_start(f, max(failed_at, last[0]) + 1, gz)
         if pending is not None:
             yield pending
@@ -269,9 +275,14 @@ def _response(rec: object, path: str, pos: int, url: str | None, max_body: int, 
     status = int(http.status_code)
     if status != 200:
         return Rejected("http_status", pos, url, str(status))
+    declared = rec.content_length  # type: ignore[attr-defined]  # of the payload, once HTTP is parsed
+    if declared > max_body:
+        return Rejected("too_large", pos, url, f"payload of {declared} bytes, over {max_body}")
     body = rec.reader.read(max_body + 1)  # type: ignore[attr-defined]
     if len(body) > max_body:
         return Rejected("too_large", pos, url, f"payload over {max_body} bytes")
+    if len(body) < declared:  # the file or its gzip member ends inside the record
+        return Rejected("truncated_record", pos, url, f"{len(body)} of {declared} bytes")
     if "chunked" in (_header(http, "Transfer-Encoding") or "").lower():
         body = undo_chunking(body)
     try:
