@@ -64,7 +64,7 @@ def iter_lines(path: str | Path) -> Iterator[str]:
     if gz:
         yield from _gzip_lines(path)
         return
-    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+    with open(path, encoding="utf-8", errors="replace", newline="\n") as f:
         for line in f:
             yield line.rstrip("\n")
 

@@ -33,3 +33,27 @@ def test_command_line(tmp_path, capsys):
     assert main(["from-warc", str(tmp_path / "nothing*.warc"), "-o", str(tmp_path / "p.jsonl")]) == 2
     assert main(["from-warc", warcs[0], "-o", str(tmp_path / "p.jsonl"), "-a", "nope"]) == 2
     assert "unknown algorithm" in capsys.readouterr().err
+
+
+def test_corpus_commands_read_shards_and_gzip(tmp_path, capsys):
+    """stats, merge, index, search and export-bulk read from-warc's .jsonl.gz files and shard directories."""
+    from mcecrawl.cli import main
+
+    warcs = _warcs(tmp_path)
+    shards, packed = tmp_path / "shards", tmp_path / "c.jsonl.gz"
+    assert main(["from-warc", *warcs, "-o", str(shards), "--workers", "1"]) == 0
+    assert main(["from-warc", *warcs, "-o", str(packed), "--workers", "1"]) == 0
+    capsys.readouterr()
+    for corpus in (shards, packed):
+        assert main(["stats", str(corpus), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["records"] == 2
+        merged = tmp_path / f"m-{corpus.name}.jsonl"
+        assert main(["merge", str(corpus), "-o", str(merged), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["written"] == 2
+        db = tmp_path / f"i-{corpus.name}.sqlite"
+        assert main(["index", str(corpus), "--db", str(db)]) == 0
+        assert "2 added" in capsys.readouterr().err
+        assert main(["search", "ایران", "--db", str(db), "--json"]) == 0
+        assert len(capsys.readouterr().out.splitlines()) == 2
+        assert main(["export-bulk", str(corpus), "--index", "news", "-o", str(tmp_path / "b.ndjson")]) == 0
+        assert len((tmp_path / "b.ndjson").read_text("utf-8").splitlines()) == 4
