@@ -20,7 +20,7 @@ import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator, Union
+from typing import Any, BinaryIO, Iterator, Union
 
 __all__ = ["MAX_BODY_BYTES", "MAX_INFLATED_BYTES", "Record", "Rejected", "iter_records", "undo_chunking",
            "undo_content_encoding"]
@@ -174,79 +174,90 @@ def _header(headers: object, name: str) -> str | None:
     return str(value) if value else None
 
 
-def iter_records(path: str | Path, *, max_body: int = MAX_BODY_BYTES, html_only: bool = True) -> Iterator[Item]:
+def iter_records(path: str | Path, *, max_body: int = MAX_BODY_BYTES, html_only: bool = True,
+                 fileobj: BinaryIO | None = None) -> Iterator[Item]:
     """Response records of the WARC ``path`` as :class:`Record`, every other record, bad record or
     unreadable stretch as :class:`Rejected` (in file order).  Never raises for bad content; a
     file that cannot be opened or is no WARC at all ends in one ``Rejected`` (``unreadable_file``,
-    ``not_warc``)."""
-    from fastwarc.warc import ArchiveIterator, WarcRecordType
+    ``not_warc``).  ``fileobj``: the file already open (seekable; e.g. fsspec's), ``path`` names it."""
+    from contextlib import nullcontext
 
     path = str(path)
-    try:
-        f = open(path, "rb")
-    except OSError as e:
-        yield Rejected("unreadable_file", 0, detail=str(e))
-        return
-    with f:
-        gz = f.read(2) == b"\x1f\x8b"
-        # where to (re)start reading; (offset, rank) of the last record handed out: records of a
-        # whole-file gzip all report the offset of the compressed block they end in
-        start: int | None = 0
-        last = (-1, 0)
-        seen_any = False
-        in_bad_stretch = False  # failed again before reading a record: the same bad stretch
-        pending: Record | None = None
-        while start is not None:
-            f.seek(start)
-            failed_at = start
-            try:
-                prev, rank = -1, 0
-                for rec in ArchiveIterator(f, parse_http=False):
-                    pos = rec.stream_pos
-                    rank = rank + 1 if pos == prev else 0
-                    prev = pos
-                    if (pos, rank) <= last:
-                        continue  # read again after a resync
-                    last, failed_at, seen_any, in_bad_stretch = (pos, rank), pos, True, False
-                    rtype = rec.record_type
-                    headers = rec.headers
-                    if rtype == WarcRecordType.metadata and pending is not None:
-                        refers = _header(headers, "WARC-Concurrent-To") or _header(headers, "WARC-Refers-To")
-                        if refers == pending.record_id:
-                            m = _CHARSET_DETECTED.search(rec.reader.read(64 * 1024))
-                            if m:
-                                pending = _with_charset(pending, m.group(1).decode("ascii"))
-                    if pending is not None:
-                        yield pending
-                        pending = None
-                    url = _header(headers, "WARC-Target-URI")
-                    if url and url.startswith("<") and url.endswith(">"):  # wget 1.20 wrote <uri>
-                        url = url[1:-1]
-                    if rtype == WarcRecordType.revisit:
-                        yield Rejected("revisit", pos, url)
-                        continue
-                    if rtype != WarcRecordType.response:
-                        yield Rejected("not_response", pos, url, str(rtype))
-                        continue
-                    item = _response(rec, path, pos, url, max_body, html_only)
-                    if isinstance(item, Record):
-                        pending = item
-                    else:
-                        yield item
-                start = None
-            except (OSError, ValueError, UnicodeDecodeError) as e:  # FastWARC: OSError on bad records
+    if fileobj is None:
+        try:
+            fileobj = open(path, "rb")
+        except OSError as e:
+            yield Rejected("unreadable_file", 0, detail=str(e))
+            return
+        opened: Any = fileobj
+    else:
+        opened = nullcontext(fileobj)
+    with opened:
+        yield from _iter_file(fileobj, path, max_body, html_only)
+
+
+def _iter_file(f: BinaryIO, path: str, max_body: int, html_only: bool) -> Iterator[Item]:
+    from fastwarc.warc import ArchiveIterator, WarcRecordType
+
+    gz = f.read(2) == b"\x1f\x8b"
+    # where to (re)start reading; (offset, rank) of the last record handed out: records of a
+    # whole-file gzip all report the offset of the compressed block they end in
+    start: int | None = 0
+    last = (-1, 0)
+    seen_any = False
+    in_bad_stretch = False  # failed again before reading a record: the same bad stretch
+    pending: Record | None = None
+    while start is not None:
+        f.seek(start)
+        failed_at = start
+        try:
+            prev, rank = -1, 0
+            for rec in ArchiveIterator(f, parse_http=False):
+                pos = rec.stream_pos
+                rank = rank + 1 if pos == prev else 0
+                prev = pos
+                if (pos, rank) <= last:
+                    continue  # read again after a resync
+                last, failed_at, seen_any, in_bad_stretch = (pos, rank), pos, True, False
+                rtype = rec.record_type
+                headers = rec.headers
+                if rtype == WarcRecordType.metadata and pending is not None:
+                    refers = _header(headers, "WARC-Concurrent-To") or _header(headers, "WARC-Refers-To")
+                    if refers == pending.record_id:
+                        m = _CHARSET_DETECTED.search(rec.reader.read(64 * 1024))
+                        if m:
+                            pending = _with_charset(pending, m.group(1).decode("ascii"))
                 if pending is not None:
                     yield pending
                     pending = None
-                if not seen_any and failed_at == 0:
-                    yield Rejected("not_warc", 0, detail=f"{e} (not a WARC file: ARC and other formats are not read)")
-                    return
-                if not in_bad_stretch:
-                    yield Rejected("bad_record", failed_at, detail=str(e))
-                in_bad_stretch = True
-                start = _next_start(f, max(failed_at, last[0]) + 1, gz)
-        if pending is not None:
-            yield pending
+                url = _header(headers, "WARC-Target-URI")
+                if url and url.startswith("<") and url.endswith(">"):  # wget 1.20 wrote <uri>
+                    url = url[1:-1]
+                if rtype == WarcRecordType.revisit:
+                    yield Rejected("revisit", pos, url)
+                    continue
+                if rtype != WarcRecordType.response:
+                    yield Rejected("not_response", pos, url, str(rtype))
+                    continue
+                item = _response(rec, path, pos, url, max_body, html_only)
+                if isinstance(item, Record):
+                    pending = item
+                else:
+                    yield item
+            start = None
+        except (OSError, ValueError, UnicodeDecodeError) as e:  # FastWARC: OSError on bad records
+            if pending is not None:
+                yield pending
+                pending = None
+            if not seen_any and failed_at == 0:
+                yield Rejected("not_warc", 0, detail=f"{e} (not a WARC file: ARC and other formats are not read)")
+                return
+            if not in_bad_stretch:
+                yield Rejected("bad_record", failed_at, detail=str(e))
+            in_bad_stretch = True
+            start = _next_start(f, max(failed_at, last[0]) + 1, gz)
+    if pending is not None:
+        yield pending
 
 
 def _with_charset(rec: Record, charset: str) -> Record:
