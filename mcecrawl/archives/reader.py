@@ -310,11 +310,13 @@ def _response(rec: object, path: str, pos: int, url: str | None, max_body: int, 
         return Rejected("too_large", pos, url, f"payload over {max_body} bytes")
     if len(body) < declared:  # the file or its gzip member ends inside the record
         return Rejected("truncated_record", pos, url, f"{len(body)} of {declared} bytes")
-    digest = _header(headers, "WARC-Payload-Digest")
-    if VERIFY_PAYLOAD_DIGEST and digest and not _header(headers, "WARC-Truncated") and not _digest_ok(body, digest):
-        return Rejected("digest_mismatch", pos, url, digest)
+    raw = body
     if "chunked" in (_header(http, "Transfer-Encoding") or "").lower():
         body = undo_chunking(body)
+    digest = _header(headers, "WARC-Payload-Digest")
+    if VERIFY_PAYLOAD_DIGEST and digest and not _header(headers, "WARC-Truncated") \
+            and not _digest_ok(raw, digest) and (body is raw or not _digest_ok(body, digest)):
+        return Rejected("digest_mismatch", pos, url, digest)  # writers digest the chunked or the de-chunked body
     try:
         body = undo_content_encoding(body, _header(http, "Content-Encoding"))
     except InflateError as e:
