@@ -99,7 +99,9 @@ class PageMaker:
         self.prefilter = Prefilter(scripts_for(config.langs) if config.prefilter and not config.items else None)
         self.quality = CorpusQuality(store=None)  # duplicates: the run's one store (mcecrawl.archives.run)
 
-    def make(self, rec: Record) -> dict[str, Any] | Rejected:
+    def make(self, rec: Record, *, prefiltered: bool = False) -> dict[str, Any] | Rejected:
+        """The item of ``rec``, or why there is none (``prefiltered``: the reader ran
+        :attr:`prefilter` already, :func:`~mcecrawl.archives.reader.iter_records`'s ``want``)."""
         from mcecrawl.algorithms import sniff_binary
         from mcecrawl.encoding import decode
 
@@ -114,7 +116,7 @@ class PageMaker:
             return Rejected("host", rec.offset, rec.url)
         if (kind := sniff_binary(rec.body)) is not None:
             return Rejected("binary_payload", rec.offset, rec.url, kind)
-        if not self.prefilter.passes(rec.body):
+        if not prefiltered and not self.prefilter.passes(rec.body):
             return Rejected("prefilter", rec.offset, rec.url)
         profile = self.profiles.match((old or {}).get("canonical_url") or rec.url)
         if old is None and profile is None and not cfg.all_pages and not cfg.profile and self.profiles.claims(rec.url):

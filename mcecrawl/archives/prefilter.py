@@ -13,9 +13,9 @@ test alone would drop exactly the pages our decoding exists for, so two more rea
   them, while the accented letters of a windows-1252 page sit alone inside ASCII words;
 * UTF-16/32 (a byte-order mark or NUL bytes between ASCII ones): decoded and counted as text.
 
-A page passes with at least :data:`MIN_SCRIPT_LETTERS` letters of a wanted script.  The test
-errs towards keeping: a GBK Chinese page passes the legacy reading and is dropped later by
-language identification.
+A page passes with at least :data:`MIN_SCRIPT_LETTERS` letters of a wanted script.  A legacy page
+must also be written in the script's code pages: at most :data:`MAX_FOREIGN_SHARE` of its
+non-ASCII bytes may be other characters there (GBK and windows-1252 pages are ~0.3).
 """
 from __future__ import annotations
 
@@ -32,11 +32,16 @@ __all__ = ["LANG_SCRIPTS", "MIN_SCRIPT_LETTERS", "Prefilter", "script_letters", 
 # most 148 (Wikipedia's language menu), the 600-byte legacy samples of `encodings` 313-401
 # (BENCHMARKS.md, "from-warc prefilter", with the held-out check).
 MIN_SCRIPT_LETTERS = 100
+# Share of a legacy page's non-ASCII bytes that may be no character of the script in its code
+# pages: windows-1256 / ISO-8859-6 copies of the r2l pages and the `encodings` samples have at
+# most 0.012, GBK pages (chinese_wce) at least 0.28 and windows-1252 pages (trafilatura_eval)
+# at least 0.32 (BENCHMARKS.md, "from-warc prefilter").
+MAX_FOREIGN_SHARE = 0.1
 # Script of each language the corpus tools know; languages of other scripts get no prefilter.
 LANG_SCRIPTS = {"fa": "arabic", "ar": "arabic", "ur": "arabic", "ps": "arabic", "ku": "arabic", "sd": "arabic",
                 "ug": "arabic", "he": "hebrew", "yi": "hebrew"}
-# UTF-8 lead bytes of each script (R2L paper, byte classes).
-_UTF8_LEADS = {"arabic": bytes([0xD8, 0xD9, 0xDA, 0xDB, 0xDD]), "hebrew": bytes([0xD6, 0xD7])}
+# UTF-8 lead bytes of each script (R2L paper, byte classes), as (first, count) ranges.
+_UTF8_LEAD_RANGES = {"arabic": ((0xD8, 4), (0xDD, 1)), "hebrew": ((0xD6, 2),)}
 # Legacy code pages of each script (the candidates of mcecrawl.encoding's r2l step).
 _LEGACY = {"arabic": ("cp1256", "iso8859-6"), "hebrew": ("cp1255", "iso8859-8")}
 _UNICODE_NAME = {"arabic": "ARABIC", "hebrew": "HEBREW"}
@@ -47,23 +52,22 @@ _WIDE_SAMPLE = 512
 WIDE_HIGH_SHARE = 0.9
 
 
-def _complement(keep: bytes) -> bytes:
-    return bytes(b for b in range(256) if b not in keep)
-
-
 @lru_cache(maxsize=None)
-def _legacy_letters(script: str) -> np.ndarray:
-    """256 booleans: the byte is a letter of ``script`` in one of its legacy code pages."""
-    table = np.zeros(256, dtype=bool)
+def _legacy_tables(script: str) -> tuple[np.ndarray, np.ndarray]:
+    """256 booleans each: the byte is a letter of ``script`` in one of its legacy code pages; the
+    byte is a character of the script there (letters, marks, tatweel) or a joiner/direction mark."""
+    letters = np.zeros(256, dtype=bool)
+    native = np.zeros(256, dtype=bool)
     for codec in _LEGACY[script]:
         for b in range(0x80, 256):
             try:
                 ch = bytes([b]).decode(codec)
             except UnicodeDecodeError:
                 continue
-            if unicodedata.category(ch).startswith("L") and _UNICODE_NAME[script] in unicodedata.name(ch, ""):
-                table[b] = True
-    return table
+            ours = _UNICODE_NAME[script] in unicodedata.name(ch, "")
+            letters[b] |= ours and unicodedata.category(ch).startswith("L")
+            native[b] |= ours or ch in "\u200c\u200d\u200e\u200f"
+    return letters, native
 
 
 def _wide_high(half: bytes) -> bool:
@@ -85,31 +89,38 @@ def _wide_codec(head: bytes) -> str:
     return "utf-16-le" if _wide_high(head[1::2]) else "utf-16-be"
 
 
+def _utf8_letters(arr: np.ndarray, script: str) -> int:
+    return sum(int(np.count_nonzero((arr - np.uint8(first)) < n)) for first, n in _UTF8_LEAD_RANGES[script])
+
+
 def script_letters(body: bytes, script: str) -> int:
     """Letters of ``script`` in ``body`` by the cheapest reading that finds them: UTF-8 lead bytes,
-    else UTF-16/32 text, else letter pairs in the script's legacy code pages."""
-    utf8 = len(body.translate(None, _DROP[script]))
-    if utf8 >= MIN_SCRIPT_LETTERS:
-        return utf8
+    else UTF-16/32 text, else letter pairs in the script's legacy code pages.
+
+    A few vectorised comparisons decide which reading applies: in UTF-8 every lead byte (0xC0 and
+    above) has a continuation byte (0x80-0xBF) after it, while the letters of a windows-1256 or
+    ISO-8859-6 page are mostly lead-range bytes with no continuation bytes around them."""
     head = body[:_WIDE_SAMPLE]
     if b"\x00" in head and _is_wide(head):
         text = body.decode(_wide_codec(head), errors="replace")
-        return len(text.encode("utf-8", errors="replace").translate(None, _DROP[script]))
-    if len(body.translate(None, _ASCII)) < MIN_SCRIPT_LETTERS:
-        return utf8  # too few non-ASCII bytes for any legacy reading
-    letters = _legacy_letters(script)[np.frombuffer(body, dtype=np.uint8)]
-    pairs = int(np.count_nonzero(letters[1:] & letters[:-1]))
-    if pairs < MIN_SCRIPT_LETTERS:
-        return utf8
-    try:
-        body.decode("utf-8")
-    except UnicodeDecodeError:
-        return pairs  # a legacy page
-    return utf8  # valid UTF-8 of another script (CJK continuation bytes look like letter pairs)
+        return _utf8_letters(np.frombuffer(text.encode("utf-8", errors="replace"), dtype=np.uint8), script)
+    if body.isascii():
+        return 0
+    arr = np.frombuffer(body, dtype=np.uint8)
+    leads = int(np.count_nonzero(arr >= 0xC0))
+    if leads < MIN_SCRIPT_LETTERS:
+        return leads  # an upper bound of the letters in either reading
+    continuations = int(np.count_nonzero(arr >= 0x80)) - leads
+    if continuations >= leads:  # UTF-8
+        return _utf8_letters(arr, script)
+    letters_table, native_table = _legacy_tables(script)
+    high = arr[arr >= 0x80]
+    if np.count_nonzero(~native_table[high]) > MAX_FOREIGN_SHARE * len(high):
+        return 0  # another script's legacy encoding (GBK, windows-1251, ...)
+    letters = letters_table[arr]
+    return int(np.count_nonzero(letters[1:] & letters[:-1]))
 
 
-_DROP = {script: _complement(leads) for script, leads in _UTF8_LEADS.items()}
-_ASCII = bytes(range(0x80))
 
 
 def scripts_for(langs: tuple[str, ...] | None) -> tuple[str, ...] | None:

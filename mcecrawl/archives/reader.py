@@ -20,7 +20,7 @@ import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, Union
+from typing import Any, BinaryIO, Callable, Iterator, Union
 
 __all__ = ["MAX_BODY_BYTES", "MAX_INFLATED_BYTES", "Record", "Rejected", "iter_records", "undo_chunking",
            "undo_content_encoding"]
@@ -178,11 +178,13 @@ def _header(headers: object, name: str) -> str | None:
 
 
 def iter_records(path: str | Path, *, max_body: int = MAX_BODY_BYTES, html_only: bool = True,
-                 fileobj: BinaryIO | None = None) -> Iterator[Item]:
+                 fileobj: BinaryIO | None = None, want: Callable[[bytes], bool] | None = None) -> Iterator[Item]:
     """Response records of the WARC ``path`` as :class:`Record`, every other record, bad record or
     unreadable stretch as :class:`Rejected` (in file order).  Never raises for bad content; a
     file that cannot be opened or is no WARC at all ends in one ``Rejected`` (``unreadable_file``,
-    ``not_warc``).  ``fileobj``: the file already open (seekable; e.g. fsspec's), ``path`` names it."""
+    ``not_warc``).  ``fileobj``: the file already open (seekable; e.g. fsspec's), ``path`` names it.
+    ``want``: a test of the payload (the script prefilter) run before the digest check, so that the
+    pages it drops cost no hashing; they come out as ``Rejected("prefilter")``."""
     from contextlib import nullcontext
 
     path = str(path)
@@ -196,10 +198,11 @@ def iter_records(path: str | Path, *, max_body: int = MAX_BODY_BYTES, html_only:
     else:
         opened = nullcontext(fileobj)
     with opened:
-        yield from _iter_file(fileobj, path, max_body, html_only)
+        yield from _iter_file(fileobj, path, max_body, html_only, want)
 
 
-def _iter_file(f: BinaryIO, path: str, max_body: int, html_only: bool) -> Iterator[Item]:
+def _iter_file(f: BinaryIO, path: str, max_body: int, html_only: bool,
+               want: Callable[[bytes], bool] | None) -> Iterator[Item]:
     from fastwarc.warc import ArchiveIterator, WarcRecordType
 
     gz = f.read(2) == b"\x1f\x8b"
@@ -242,7 +245,7 @@ def _iter_file(f: BinaryIO, path: str, max_body: int, html_only: bool) -> Iterat
                 if rtype != WarcRecordType.response:
                     yield Rejected("not_response", pos, url, str(rtype))
                     continue
-                item = _response(rec, path, pos, url, max_body, html_only)
+                item = _response(rec, path, pos, url, max_body, html_only, want)
                 if isinstance(item, Record):
                     pending = item
                 else:
@@ -282,7 +285,8 @@ def _with_charset(rec: Record, charset: str) -> Record:
     return replace(rec, charset_detected=charset)
 
 
-def _response(rec: object, path: str, pos: int, url: str | None, max_body: int, html_only: bool) -> Item:
+def _response(rec: object, path: str, pos: int, url: str | None, max_body: int, html_only: bool,
+              want: Callable[[bytes], bool] | None) -> Item:
     """One response record -> :class:`Record`, or the reason it is none."""
     headers = rec.headers  # type: ignore[attr-defined]
     if not url:
@@ -310,19 +314,21 @@ def _response(rec: object, path: str, pos: int, url: str | None, max_body: int, 
         return Rejected("too_large", pos, url, f"payload over {max_body} bytes")
     if len(body) < declared:  # the file or its gzip member ends inside the record
         return Rejected("truncated_record", pos, url, f"{len(body)} of {declared} bytes")
-    raw = body
+    raw = dechunked = body
     if "chunked" in (_header(http, "Transfer-Encoding") or "").lower():
-        body = undo_chunking(body)
-    digest = _header(headers, "WARC-Payload-Digest")
-    if VERIFY_PAYLOAD_DIGEST and digest and not _header(headers, "WARC-Truncated") \
-            and not _digest_ok(raw, digest) and (body is raw or not _digest_ok(body, digest)):
-        return Rejected("digest_mismatch", pos, url, digest)  # writers digest the chunked or the de-chunked body
+        dechunked = undo_chunking(raw)
     try:
-        body = undo_content_encoding(body, _header(http, "Content-Encoding"))
+        body = undo_content_encoding(dechunked, _header(http, "Content-Encoding"))
     except InflateError as e:
         return Rejected(e.reason, pos, url, str(e))
     if not body.strip():
         return Rejected("empty_payload", pos, url)
+    if want is not None and not want(body):
+        return Rejected("prefilter", pos, url)
+    digest = _header(headers, "WARC-Payload-Digest")
+    if VERIFY_PAYLOAD_DIGEST and digest and not _header(headers, "WARC-Truncated") \
+            and not _digest_ok(raw, digest) and (dechunked is raw or not _digest_ok(dechunked, digest)):
+        return Rejected("digest_mismatch", pos, url, digest)  # writers digest the chunked or the de-chunked body
     date = _header(headers, "WARC-Date")
     return Record(warc=path, offset=pos, record_id=_header(headers, "WARC-Record-ID") or f"{path}@{pos}", url=url,
                   date=date, status=status, content_type=ctype, body=bytes(body))

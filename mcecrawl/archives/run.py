@@ -132,7 +132,7 @@ def process_warc(job: tuple[str, str]) -> tuple[str, str, dict[str, Any]]:
     sent = (0, 0, 0)
     last = time.monotonic()
     with open(part, "w", encoding="utf-8", newline="\n") as out:
-        for rec in iter_records(warc):
+        for rec in iter_records(warc, want=_maker.prefilter.passes if _maker.prefilter.scripts else None):
             if isinstance(rec, Rejected):
                 if rec.reason in NOT_PAGES:
                     not_pages += 1
@@ -148,7 +148,7 @@ def process_warc(job: tuple[str, str]) -> tuple[str, str, dict[str, Any]]:
                 continue
             records += 1
             try:
-                result = _maker.make(rec)
+                result = _maker.make(rec, prefiltered=True)
             except Exception as e:  # a page no phase expected: counted, the run goes on
                 result = Rejected("internal_error", rec.offset, rec.url, repr(e))
             if isinstance(result, Rejected):
