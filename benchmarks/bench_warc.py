@@ -28,7 +28,6 @@ run it alone on an idle machine for the throughput rows.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import os
 import re
