@@ -31,7 +31,6 @@ import argparse
 import json
 import os
 import re
-import resource
 import sys
 import tempfile
 import time
@@ -235,15 +234,15 @@ def score(name: str, corpus: Corpus, kept: dict[str, str], seconds: float, cpu: 
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
+    """Result, wall seconds and CPU seconds of this process (worker processes not included)."""
     t0, c0 = time.perf_counter(), time.process_time()
     out = fn()
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return out, time.perf_counter() - t0, time.process_time() - c0 + 0 * children.ru_utime
+    return out, time.perf_counter() - t0, time.process_time() - c0
 
 
 def prefilter_report() -> dict[str, Any]:
     """Recall of the prefilter on every dev set and the encoding samples, and its CPU cost per page."""
-    from mcecrawl.archives.prefilter import Prefilter
+    from mcecrawl.archives.prefilter import Prefilter, script_letters
     from mcecrawl.evaluation.datasets import load_dataset
 
     arabic, hebrew = Prefilter(("arabic",)), Prefilter(("hebrew",))
@@ -260,7 +259,12 @@ def prefilter_report() -> dict[str, Any]:
         ar = [v for v in verdicts if v[0] in ARABIC]
         he = [v for v in verdicts if v[0] == "he"]
         other = [v for v in verdicts if v[0] not in ARABIC + ("he",)]
+        wanted = [script_letters(b, "arabic" if lang in ARABIC else "hebrew") for lang, b in bodies
+                  if lang in ARABIC + ("he",)]
+        unwanted = [script_letters(b, "arabic") for lang, b in bodies if lang not in ARABIC + ("he",)]
         rows[d.name] = {"pages": len(pages), "arabic_kept": f"{sum(v[1] for v in ar)}/{len(ar)}",
+                        "min_letters_wanted": min(wanted) if wanted else None,
+                        "max_letters_other": max(unwanted) if unwanted else None,
                         "hebrew_kept": f"{sum(v[2] for v in he)}/{len(he)}",
                         "other_passing_arabic": f"{sum(v[1] for v in other)}/{len(other)}",
                         "cpu_us_per_page": round(cpu_us, 1),
@@ -310,11 +314,13 @@ def main() -> int:
 
 def markdown(report: dict[str, Any]) -> str:
     lines = ["### Prefilter (recall on every dev set, CPU per page per script)", "",
-             "| set | pages | Arabic-script kept | Hebrew kept | non-target passing (Arabic test) | CPU µs/page | "
-             "mean KB |", "|---|---:|---:|---:|---:|---:|---:|"]
+             "| set | pages | Arabic-script kept | Hebrew kept | non-target passing (Arabic test) | fewest letters, "
+             "wanted page | most Arabic letters, other page | CPU µs/page | mean KB |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, r in report["prefilter"].items():
         lines.append(f"| {name} | {r['pages']} | {r['arabic_kept']} | {r['hebrew_kept']} | "
-                     f"{r['other_passing_arabic']} | {r['cpu_us_per_page']} | {r['mean_kb']} |")
+                     f"{r['other_passing_arabic']} | {r['min_letters_wanted']} | {r['max_letters_other']} | "
+                     f"{r['cpu_us_per_page']} | {r['mean_kb']} |")
     if "pipelines" in report:
         w = report["warcs"]
         lines += ["", f"### Pipelines on {w['records']} records ({w['files']} WARCs, {w['mb']} MB, "

@@ -108,8 +108,8 @@ def script_letters(body: bytes, script: str) -> int:
         return 0
     arr = np.frombuffer(body, dtype=np.uint8)
     leads = int(np.count_nonzero(arr >= 0xC0))
-    if leads < MIN_SCRIPT_LETTERS:
-        return leads  # an upper bound of the letters in either reading
+    if leads < MIN_SCRIPT_LETTERS:  # too few for either reading: the UTF-8 count, exact and below
+        return _utf8_letters(arr, script)
     continuations = int(np.count_nonzero(arr >= 0x80)) - leads
     if continuations >= leads:  # UTF-8
         return _utf8_letters(arr, script)
