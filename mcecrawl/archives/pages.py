@@ -124,8 +124,8 @@ class PageMaker:
         decoded = decode(rec.body, rec.content_type, detected=rec.charset_detected)
         algo, params = self._algorithm(profile, old)
         outcome = self._extract(decoded.text, algo, params, rec.url)
-        if outcome.config_error:
-            raise ValueError(outcome.reason)  # the command line is wrong: stop, do not count pages
+        if outcome.config_error:  # a site profile's or --param's parameter the algorithm does not know
+            return Rejected("extraction_config", rec.offset, rec.url, outcome.reason)
         if outcome.status != "ok" and not cfg.keep_failed:
             return Rejected(f"extraction_{outcome.status}", rec.offset, rec.url, outcome.reason)
         item = self._item(rec, decoded, profile, algo, outcome, host)

@@ -33,6 +33,8 @@ NOT_PAGES = frozenset({"not_response"})
 # Seconds between progress reports of a worker, and between progress lines of the parent.
 PROGRESS_EVERY = 0.5
 PROGRESS_LINE_EVERY = 1.0
+# Reject reasons shown on the progress line (all of them are in the end summary).
+PROGRESS_REASONS = 3
 
 
 @dataclass
@@ -107,7 +109,9 @@ def expand_inputs(patterns: list[str]) -> tuple[list[str], list[str]]:
 # --- workers --------------------------------------------------------------------------------------
 
 _maker: PageMaker | None = None
-_progress: Any = None  # a multiprocessing queue of (records, kept, rejected) increments, or a callable
+# Where a worker reports progress: a multiprocessing queue, or a callable in-process; the items are
+# increments (records, kept, rejected by reason).
+_progress: Any = None
 
 
 def _init_worker(config: PageConfig, progress: Any) -> None:
@@ -129,16 +133,25 @@ def process_warc(job: tuple[str, str]) -> tuple[str, str, dict[str, Any]]:
     assert _maker is not None, "worker not initialised"
     rejected: Counter[str] = Counter()
     records = kept = not_pages = 0
-    sent = (0, 0, 0)
+    sent: tuple[int, int, Counter[str]] = (0, 0, Counter())
     last = time.monotonic()
+
+    def report() -> None:
+        nonlocal sent
+        if _progress is not None:
+            _report((records - sent[0], kept - sent[1], dict(rejected - sent[2])))
+            sent = (records, kept, rejected.copy())
+
+    want = _maker.prefilter.passes if _maker.prefilter.scripts else None
     with open(part, "w", encoding="utf-8", newline="\n") as out:
-        for rec in iter_records(warc, want=_maker.prefilter.passes if _maker.prefilter.scripts else None):
+        for rec in iter_records(warc, want=want):
             if isinstance(rec, Rejected):
                 if rec.reason in NOT_PAGES:
                     not_pages += 1
                     continue
                 if rec.reason in ("not_warc", "unreadable_file"):
                     rejected[rec.reason] += 1
+                    report()
                     return warc, part, {"records": 0, "rejected": dict(rejected), "not_pages": not_pages,
                                         "bytes": 0, "unreadable": f"{warc}: {rec.detail}",
                                         "peak_rss_mb": _peak_rss_mb()}
@@ -148,7 +161,7 @@ def process_warc(job: tuple[str, str]) -> tuple[str, str, dict[str, Any]]:
                 continue
             records += 1
             try:
-                result = _maker.make(rec, prefiltered=True)
+                result = _maker.make(rec, prefiltered=want is not None)
             except Exception as e:  # a page no phase expected: counted, the run goes on
                 result = Rejected("internal_error", rec.offset, rec.url, repr(e))
             if isinstance(result, Rejected):
@@ -156,18 +169,15 @@ def process_warc(job: tuple[str, str]) -> tuple[str, str, dict[str, Any]]:
             else:
                 out.write(dumps_line(result))
                 kept += 1
-            now = time.monotonic()
-            if _progress is not None and now - last >= PROGRESS_EVERY:
-                total = sum(rejected.values())
-                _report((records - sent[0], kept - sent[1], total - sent[2]))
-                sent, last = (records, kept, total), now
-    if _progress is not None:
-        _report((records - sent[0], kept - sent[1], sum(rejected.values()) - sent[2]))
+            if time.monotonic() - last >= PROGRESS_EVERY:
+                report()
+                last = time.monotonic()
+    report()
     return warc, part, {"records": records, "rejected": dict(rejected), "not_pages": not_pages,
                         "bytes": os.path.getsize(warc), "peak_rss_mb": _peak_rss_mb()}
 
 
-def _report(delta: tuple[int, int, int]) -> None:
+def _report(delta: tuple[int, int, dict[str, int]]) -> None:
     if callable(_progress):
         _progress(delta)
     else:
@@ -177,21 +187,22 @@ def _report(delta: tuple[int, int, int]) -> None:
 # --- parent ---------------------------------------------------------------------------------------
 
 class _Progress:
-    """records/s, kept and rejected so far, on one refreshed line of stderr."""
+    """records/s, kept and the main reject reasons so far, on one refreshed line of stderr."""
 
     def __init__(self, enabled: bool, total_files: int):
         self.enabled = enabled
         self.total_files = total_files
-        self.records = self.kept = self.rejected = self.files = 0
+        self.records = self.kept = self.files = 0
+        self.rejected: Counter[str] = Counter()
         self.t0 = time.monotonic()
         self._last = 0.0
         self._lock = threading.Lock()
 
-    def add(self, delta: tuple[int, int, int]) -> None:
+    def add(self, delta: tuple[int, int, dict[str, int]]) -> None:
         with self._lock:
             self.records += delta[0]
             self.kept += delta[1]
-            self.rejected += delta[2]
+            self.rejected.update(delta[2])
         self.show()
 
     def show(self, force: bool = False) -> None:
@@ -200,8 +211,9 @@ class _Progress:
             return
         self._last = now
         rate = self.records / max(now - self.t0, 1e-9)
+        top = ", ".join(f"{k} {v}" for k, v in self.rejected.most_common(PROGRESS_REASONS))
         sys.stderr.write(f"\r{self.files}/{self.total_files} WARCs, {self.records} records ({rate:.0f}/s), "
-                         f"{self.kept} kept, {self.rejected} rejected ")
+                         f"{self.kept} kept, {sum(self.rejected.values())} rejected ({top}) ")
         sys.stderr.flush()
 
 

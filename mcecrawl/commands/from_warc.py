@@ -8,6 +8,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mcecrawl.archives.pages import PageConfig
 
 HELP = ("WARC files (Common Crawl's too) to a clean corpus: prefilter by script, decode, extract, "
         "language, duplicates; every core; resumable")
@@ -27,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm parameter (repeatable)")
     parser.add_argument("--hosts", default=None, metavar="HOSTS",
                         help="only these hosts, comma-separated names (subdomains included) or suffixes such "
-                             "as .ir, or @FILE with one per line")
+                             "as .ir, or a file with one per line (FILE or @FILE)")
     parser.add_argument("--since", default=None, metavar="YYYY-MM-DD",
                         help="only pages published (else fetched) on or after this day")
     parser.add_argument("--until", default=None, metavar="YYYY-MM-DD", help="... on or before this day")
@@ -56,8 +60,9 @@ def _error(msg: str) -> int:
 def _hosts(value: str | None) -> tuple[str, ...] | None:
     if not value:
         return None
-    if value.startswith("@"):
-        lines = Path(value[1:]).read_text("utf-8").splitlines()
+    path = Path(value[1:] if value.startswith("@") else value)
+    if value.startswith("@") or path.is_file():
+        lines = path.read_text("utf-8").splitlines()
         return tuple(h.strip() for h in lines if h.strip() and not h.startswith("#"))
     return tuple(h.strip() for h in value.split(",") if h.strip())
 
@@ -76,7 +81,7 @@ def _old_items(path: str) -> dict[str, dict]:
     return {item["warc_record_id"]: item for item in iter_items([path]) if item.get("warc_record_id")}
 
 
-def config_from_args(args: argparse.Namespace) -> "object":
+def config_from_args(args: argparse.Namespace) -> PageConfig:
     """The run's :class:`~mcecrawl.archives.pages.PageConfig`; raises ValueError/OSError on bad options."""
     from mcecrawl.algorithms import get_algorithm
     from mcecrawl.archives.pages import PageConfig
@@ -84,11 +89,11 @@ def config_from_args(args: argparse.Namespace) -> "object":
     from mcecrawl.extraction import ExtractionJob, run_job
 
     params = parse_params(args.param)
-    if args.algorithm:
+    if args.algorithm:  # a wrong name or parameter stops here, not as a reason on every page
         get_algorithm(args.algorithm)
-    probe = run_job(ExtractionJob(b"<html><body><p>x</p></body></html>", args.algorithm or "scored_regions", params))
-    if probe.config_error:
-        raise ValueError(probe.reason)
+        probe = run_job(ExtractionJob(b"<html><body><p>x</p></body></html>", args.algorithm, params))
+        if probe.config_error:
+            raise ValueError(probe.reason)
     if args.profile:
         from mcecrawl.profile import load_profile
 
@@ -118,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     except (argparse.ArgumentTypeError, OSError, ValueError) as exc:
         return _error(str(exc))
     progress = sys.stderr.isatty() if args.progress is None else args.progress
-    summary = run_archives(RunOptions(warcs=warcs, output=args.output, config=config,  # type: ignore[arg-type]
+    summary = run_archives(RunOptions(warcs=warcs, output=args.output, config=config,
                                       workers=args.workers, dedup_db=args.dedup_db, progress=progress))
     if args.json:
         print(json.dumps(summary.as_dict(), ensure_ascii=False))

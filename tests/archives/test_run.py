@@ -76,6 +76,15 @@ def test_items_follow_the_item_schema(tmp_path):
         assert not errors and item["lang"] in ("fa", "ar") and item["algorithm"] == "scored_regions"
 
 
+def test_binary_payloads_labelled_html(tmp_path):
+    path = tmp_path / "a.warc.gz"
+    write_warc(path, [("http://a.ir/doc", b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj" + bytes(range(256)) * 40),
+                      ("http://a.ir/img", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40),
+                      ("http://a.ir/1", page(PARAS_FA).encode())])
+    s = run(RunOptions([str(path)], str(tmp_path / "c.jsonl"), workers=1, config=PageConfig(prefilter=False)))
+    assert s.kept == 1 and s.reasons == {"binary_payload": 2}
+
+
 def test_filters_hosts_dates_and_lang_he(tmp_path):
     from mcecrawl.archives.pages import host_matches
 

@@ -30,6 +30,10 @@ def test_command_line(tmp_path, capsys):
     summary = json.loads(capsys.readouterr().out)
     assert summary["kept"] == 2 and summary["rejected"] == {"prefilter": 2, "not_warc": 1}
     assert summary["unreadable"] and "not a WARC" in summary["unreadable"][0]
+    assert main(["from-warc", *warcs, "-o", str(tmp_path / "q.jsonl.gz"), "--workers", "2", "--progress"]) == 0
+    out, err = capsys.readouterr()
+    assert "2/2 WARCs" in err and "2 kept" in err and "prefilter 2" in err  # the progress line
+    assert "4 response records, 2 kept" in out and "rejected by reason: prefilter 2" in out  # the summary
     assert main(["from-warc", str(tmp_path / "nothing*.warc"), "-o", str(tmp_path / "p.jsonl")]) == 2
     assert main(["from-warc", warcs[0], "-o", str(tmp_path / "p.jsonl"), "-a", "nope"]) == 2
     assert "unknown algorithm" in capsys.readouterr().err
