@@ -170,4 +170,13 @@ def test_warcio_test_archives(tmp_path):
     assert len(pages["example-iana.org-chunked.warc"][0].body) < 7238  # de-chunked
     assert pages["example-wrong-chunks.warc.gz"] and pages["example.warc"] and pages["example.warc.gz"]
     assert reasons["example-trunc.warc"] == ["digest_mismatch", "bad_record"]  # its page is cut short
+    # the whole run over all 16: no exception, the ARC files each one clear line
+    from mcecrawl.archives.pages import PageConfig
+    from mcecrawl.archives.run import RunOptions, run
+
+    files = sorted(str(p) for p in tmp_path.iterdir() if p.is_file())
+    summary = run(RunOptions(files, str(tmp_path / "out.jsonl"), workers=1,
+                             config=PageConfig(langs=None, keep_failed=True)))
+    assert summary.reasons["not_warc"] == 4 and len(summary.unreadable) == 4
+    assert summary.kept >= 6  # example.com / iana.org pages of the readable WARCs
     assert pages["example-bad.warc.gz.bad"] and pages["example-wget-bad-target-uri.warc.gz"]
