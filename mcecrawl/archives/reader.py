@@ -303,6 +303,10 @@ def _response(rec: object, path: str, pos: int, url: str | None, max_body: int, 
     ctype = _header(http, "Content-Type")
     if html_only and ctype and not any(t in ctype.lower() for t in ("html", "xml")):
         return Rejected("not_html", pos, url, ctype.split(";")[0])
+    # Common Crawl's own MIME detection of the payload (Tika): a PDF served as text/html says so here.
+    identified = _header(headers, "WARC-Identified-Payload-Type")
+    if html_only and identified and not any(t in identified.lower() for t in ("html", "xml")):
+        return Rejected("not_html", pos, url, identified)
     status = int(http.status_code)
     if status != 200:
         return Rejected("http_status", pos, url, str(status))

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import gzip
 import zlib
+from io import BytesIO
 
 import pytest
+from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 from warcs import PARAS_FA, metadata, page, response, write_warc
 
@@ -34,13 +36,18 @@ def test_good_records_and_kinds(tmp_path, gz):
         response(w, "http://x.ir/404", b"gone", status="404 Not Found")
         response(w, "http://x.ir/img", b"\x89PNG....", ctype="image/png")
         response(w, "http://x.ir/empty", b"")
+        w.write_record(w.create_warc_record(
+            "http://x.ir/pdf", "response", payload=BytesIO(b"%PDF-1.4 ..."),
+            http_headers=StatusAndHeaders("200 OK", [("Content-Type", "text/html")], protocol="HTTP/1.1"),
+            warc_headers_dict={"WARC-Identified-Payload-Type": "application/pdf"}))
         w.write_record(w.create_revisit_record("http://x.ir/a", "sha1:XYZ", "http://x.ir/a", "2020-01-01T00:00:00Z"))
         response(w, "http://x.ir/b", GOOD)
     recs, rej = _read(path)
     assert [r.url for r in recs] == ["http://x.ir/a", "http://x.ir/b"]
     assert recs[0].charset_detected == "windows-1256" and recs[1].charset_detected is None
     assert recs[0].body == GOOD and recs[0].record_id.startswith("<urn:uuid:") and recs[0].date
-    assert sorted(r.reason for r in rej) == ["empty_payload", "http_status", "not_html", "not_response", "revisit"]
+    assert sorted(r.reason for r in rej) == ["empty_payload", "http_status", "not_html", "not_html", "not_response",
+                                             "revisit"]
 
 
 @pytest.mark.parametrize("share", [0.1, 0.3, 0.5, 0.7, 0.9, 0.99])
