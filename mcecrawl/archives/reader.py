@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterator, Union
 
+from mcecrawl.exceptions import MceError
+
 __all__ = ["MAX_BODY_BYTES", "MAX_INFLATED_BYTES", "Record", "Rejected", "iter_records", "undo_chunking",
            "undo_content_encoding"]
 
@@ -70,7 +72,7 @@ class Rejected:
 Item = Union[Record, Rejected]
 
 
-class InflateError(ValueError):
+class InflateError(MceError, ValueError):
     """A Content-Encoding that could not be undone; ``reason`` is the category."""
 
     def __init__(self, reason: str, detail: str):
