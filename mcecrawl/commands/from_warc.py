@@ -105,6 +105,13 @@ def config_from_args(args: argparse.Namespace) -> PageConfig:
             raise ValueError(f"{args.items} has no warc_record_id (crawl without MCE_WARC_ENABLED?)")
     langs = None if args.items or args.lang.strip().lower() == "all" else \
         tuple(x.strip().lower() for x in args.lang.split(",") if x.strip())
+    if langs:
+        from mcecrawl.corpus.langid import LANGUAGES
+
+        unknown = [lang for lang in langs if lang not in LANGUAGES]
+        if unknown:
+            raise ValueError(f"--lang {','.join(unknown)}: language identification knows {', '.join(LANGUAGES)} "
+                             "(or all)")
     return PageConfig(langs=langs, algorithm=args.algorithm, params=params, profile=args.profile,
                       all_pages=args.all_pages, hosts=_hosts(args.hosts), since=_day(args.since),
                       until=_day(args.until), prefilter=not args.no_prefilter,

@@ -37,6 +37,8 @@ def test_command_line(tmp_path, capsys):
     assert main(["from-warc", str(tmp_path / "nothing*.warc"), "-o", str(tmp_path / "p.jsonl")]) == 2
     assert main(["from-warc", warcs[0], "-o", str(tmp_path / "p.jsonl"), "-a", "nope"]) == 2
     assert "unknown algorithm" in capsys.readouterr().err
+    assert main(["from-warc", warcs[0], "-o", str(tmp_path / "p.jsonl"), "--lang", "fr"]) == 2
+    assert "language identification knows" in capsys.readouterr().err
 
 
 def test_corpus_commands_read_shards_and_gzip(tmp_path, capsys):
