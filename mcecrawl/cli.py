@@ -20,6 +20,7 @@ COMMANDS = (
     "search",
     "export-bulk",
     "push",
+    "from-warc",
     "reextract",
     "stats",
     "demo",

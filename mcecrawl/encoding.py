@@ -15,7 +15,9 @@ this order and records the deciding step in :attr:`Decoded.source`:
    then ``header`` / ``meta`` again, tolerantly: a *multi-byte* label whose decoding needs
    at most :data:`MAX_REPLACEMENT_SHARE` replacements (a GB2312 page with a few truncated
    characters), the replacements counted;
-5. ``chardet``  -- on a bounded sample of the non-ASCII words, its answer validated
+5. ``detected`` -- a detector's answer the caller brings (Common Crawl's ``charset-detected``
+   metadata line, its index's ``content_charset``), validated like a label (strictly);
+   then ``chardet`` -- on a bounded sample of the non-ASCII words, its answer validated
    (strictly; multi-byte answers of its ranking also tolerantly, as in step 4);
 6. ``fallback`` -- windows-1252 with replacement characters, counted.
 
@@ -116,7 +118,8 @@ class Decoded:
 
     text: str
     encoding: str  # Python codec name actually used, e.g. "utf-8", "cp1256"
-    source: str  # deciding step: "bom", "utf-8", "header", "meta", "r2l", "chardet", "fallback", "forced", "empty"
+    source: str  # deciding step: "bom", "utf-8", "header", "meta", "r2l", "detected", "chardet", "fallback",
+    # "forced", "empty"
     declared_header: str | None = None  # charset label of the HTTP Content-Type, as given
     declared_meta: str | None = None  # <meta>/XML declaration label, as given
     replacements: int = 0  # U+FFFD characters inserted by decoding
@@ -514,7 +517,8 @@ def _step_chardet(body: bytes, na: _NonAscii) -> tuple[str, str, int] | None:
     return None
 
 
-def decode(body: bytes, content_type: str | None = None, *, force: str | None = None) -> Decoded:
+def decode(body: bytes, content_type: str | None = None, *, force: str | None = None,
+           detected: str | None = None) -> Decoded:
     """Decode ``body`` to text without trusting a label on its own.
 
     Parameters
@@ -526,6 +530,10 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
     force : str, optional
         A charset label to use unconditionally (with replacement), for a site known to
         need it.  Unknown labels are ignored.
+    detected : str, optional
+        A charset another detector found for these bytes (Common Crawl's ``charset-detected``);
+        weighed after the labels and the R2L code pages, before chardet, and only if the body
+        decodes strictly and plausibly with it.
 
     Returns
     -------
@@ -557,6 +565,9 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
         return Decoded(found[0], found[1], "r2l", **labels)
     if (tolerated := _step_tolerant_labels(body, labels)) is not None:
         return Decoded(tolerated[0], tolerated[1], tolerated[2], replacements=tolerated[3], **labels)
+    detected_codec = resolve_label(detected)
+    if detected_codec and (detected_text := _try_codec(body, na, detected_codec)) is not None:
+        return Decoded(detected_text, detected_codec, "detected", **labels)
     if (guessed := _step_chardet(body, na)) is not None:
         return Decoded(guessed[0], guessed[1], "chardet", replacements=guessed[2], **labels)
     replacements = sum(na.bytes.count(bytes([b])) for b in (0x81, 0x8D, 0x8F, 0x90, 0x9D))

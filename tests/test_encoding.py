@@ -436,3 +436,17 @@ def test_no_chinese_wce_page_ends_in_the_fallback(shared_data):
         assert d.encoding in ("utf-8", "utf-8-sig", "gb18030"), (rec["id"], d.encoding, d.source)
         assert d.replacements <= 0.005 * len(d.text), rec["id"]
     assert "fallback" not in steps, steps["fallback"]
+
+
+def test_detected_charset_is_evidence_validated_like_a_label():
+    """A detector's answer brought by the caller (Common Crawl's charset-detected) decides when the
+    labels and the R2L code pages do not, and only if the bytes decode plausibly with it."""
+    russian = ("<html><body><p>" + "Министерство иностранных дел России заявило в понедельник " * 20
+               + "</p></body></html>").encode("cp1251")
+    d = decode(russian, "text/html", detected="windows-1251")
+    assert (d.encoding, d.source) == ("cp1251", "detected") and "Министерство" in d.text
+    arabic = ("<p>" + "أعلنت وزارة الصحة المصرية اليوم عن افتتاح مستشفى جديد " * 20 + "</p>").encode("cp1256")
+    d = decode(arabic, "text/html", detected="windows-1252")  # a wrong answer loses to the R2L step
+    assert (d.encoding, d.source) == ("cp1256", "r2l")
+    d = decode(russian, None, detected="shift_jis")  # an answer that does not decode plausibly is ignored
+    assert d.source != "detected"

@@ -24,14 +24,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def feed_files(paths: list[str]) -> list[Path]:
-    files: list[Path] = []
-    for name in paths:
-        p = Path(name)
-        files.extend(sorted(p.glob("*.jsonl")) if p.is_dir() else [p])
-    return list(dict.fromkeys(files))
+    """Files as given; a directory's ``.jsonl``/``.jsonl.gz`` files (from-warc shards included)."""
+    from mcecrawl.corpus.files import corpus_files
+
+    return list(dict.fromkeys(corpus_files(paths)))
 
 
 def merge(files: list[Path], output: Path) -> dict:
+    from mcecrawl.corpus.files import iter_lines
     from mcecrawl.exporters import dumps_line
 
     counts: dict[str, Any] = {"files": len(files), "lines": 0, "written": 0, "duplicates_dropped": 0,
@@ -41,25 +41,24 @@ def merge(files: list[Path], output: Path) -> dict:
     with open(output, "w", encoding="utf-8", newline="") as out:
         for path in files:
             n = 0
-            with open(path, encoding="utf-8", errors="replace", newline="") as f:
-                for line in f.read().split("\n"):
-                    if not line.strip():
-                        continue
-                    counts["lines"] += 1
-                    try:
-                        rec = json.loads(line)
-                    except ValueError:
-                        counts["invalid_lines"] += 1
-                        continue
-                    key = rec.get("canonical_url") or rec.get("url")
-                    if key in seen:
-                        counts["duplicates_dropped"] += 1
-                        continue
-                    seen.add(key)
-                    out.write(dumps_line(rec))
-                    counts["written"] += 1
-                    counts["status"][rec.get("status") or "?"] += 1
-                    n += 1
+            for line in iter_lines(path):
+                if not line.strip():
+                    continue
+                counts["lines"] += 1
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    counts["invalid_lines"] += 1
+                    continue
+                key = rec.get("canonical_url") or rec.get("url")
+                if key in seen:
+                    counts["duplicates_dropped"] += 1
+                    continue
+                seen.add(key)
+                out.write(dumps_line(rec))
+                counts["written"] += 1
+                counts["status"][rec.get("status") or "?"] += 1
+                n += 1
             counts["per_file"][str(path)] = n
     counts["status"] = dict(counts["status"])
     return counts

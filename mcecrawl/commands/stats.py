@@ -81,14 +81,15 @@ def summarize_corpus(records) -> dict:
 def _read(paths):
     import json
 
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                if line.strip():
-                    try:
-                        yield json.loads(line)
-                    except ValueError:
-                        print(f"mcecrawl stats: {path}:{n}: not JSON, skipped", file=sys.stderr)
+    from mcecrawl.corpus.files import corpus_files, iter_lines
+
+    for path in corpus_files(paths):
+        for n, line in enumerate(iter_lines(path), 1):
+            if line.strip():
+                try:
+                    yield json.loads(line)
+                except ValueError:
+                    print(f"mcecrawl stats: {path}:{n}: not JSON, skipped", file=sys.stderr)
 
 
 def _length_hist(lengths) -> list[tuple[str, int]]:
@@ -183,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    missing = [p for p in args.corpus if not Path(p).is_file()]
+    missing = [p for p in args.corpus if not Path(p).exists()]
     if missing:
         print(f"mcecrawl stats: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2

@@ -286,6 +286,7 @@ def extract_published(html: str | None = None, *, text: str | None = None, raw: 
 
 
 def _visible_text(doc: Any) -> str:
-    for bad in doc.xpath("//script | //style | //noscript"):
-        bad.drop_tree()
-    return " ".join(doc.text_content().split())
+    """Text outside scripts and styles, read without changing the tree: ``drop_tree`` re-sets the
+    parent's text and lxml refuses a control character there (ValueError on real pages)."""
+    parts = doc.xpath("//text()[not(ancestor::script or ancestor::style or ancestor::noscript)]")
+    return " ".join(" ".join(parts).split())

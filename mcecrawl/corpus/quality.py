@@ -1,7 +1,7 @@
 """One corpus-quality pass over an article record: text_norm, language, duplicates, date.
 
-Shared by :class:`mcecrawl.pipelines.CorpusQualityPipeline` (crawl time) and
-``mcecrawl reextract`` (offline), so both write the same fields:
+Shared by :class:`mcecrawl.pipelines.CorpusQualityPipeline` (crawl time), ``mcecrawl from-warc`` /
+``reextract`` (:mod:`mcecrawl.archives`) and the datatrove steps, so all write the same fields:
 
 ``text_norm``, ``lang_detected``, ``lang_confidence``, ``lang_mismatch``, ``duplicate_of``,
 ``duplicate_kind``, ``duplicate_similarity``, ``duplicate_cross_site``, ``unchanged_since``,
@@ -38,7 +38,7 @@ class CorpusQuality:
 
         ``record`` needs ``text`` and may have ``lang`` (declared), ``url``/``canonical_url``,
         ``site``, ``title``, ``published``/``published_raw`` (from the spider).  ``html`` (the
-        decoded page) lets the date step read JSON-LD/meta itself, as ``reextract`` does.
+        decoded page) lets the date step read JSON-LD/meta itself, as ``from-warc`` does.
         """
         text = record.get("text") or ""
         declared = record.get("lang")

@@ -1,23 +1,20 @@
-"""WARC/1.1 archives of the crawl's responses: written with :class:`WarcWriter`, read back with
-:func:`iter_responses`.
+"""WARC/1.1 archives of the crawl's responses, written with :class:`WarcWriter`.
 
 The writer is driven by ``WarcArchiveMiddleware`` (:mod:`mcecrawl.downloadermiddlewares`), which
-hands it each request/response pair as the server sent it; ``mcecrawl reextract`` turns the
-response records back into ``(url, headers, original bytes)``.  warcio undoes the
-Content-Encoding (gzip, deflate, br) the server applied, so a read ``body`` is what Scrapy's
-HttpCompressionMiddleware would have handed to the encoding middleware.  No Scrapy here.
+hands it each request/response pair as the server sent it (original bytes, Content-Encoding
+kept).  They are read back by :func:`mcecrawl.archives.reader.iter_records`, the one WARC reader
+(``mcecrawl reextract`` / ``from-warc``).  No Scrapy here.
 """
 from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from io import BytesIO
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
-__all__ = ["WarcResponse", "WarcWriter", "iter_responses"]
+__all__ = ["WarcWriter"]
 
 logger = logging.getLogger(__name__)
 
@@ -94,36 +91,3 @@ class WarcWriter:
         self._writer.write_record(record)
         self._writer.write_record(request_record)
         return record_id, self._file.tell() - before
-
-
-@dataclass(frozen=True)
-class WarcResponse:
-    record_id: str
-    url: str
-    date: str | None  # WARC-Date (fetch time, ISO-8601)
-    status: int
-    content_type: str | None
-    body: bytes
-
-
-def iter_responses(paths: Iterable[str | Path], *, html_only: bool = True) -> Iterator[WarcResponse]:
-    """Response records of ``paths`` in file order (``*.warc``, ``*.warc.gz``, ``*.open`` too)."""
-    from warcio.archiveiterator import ArchiveIterator
-
-    for path in paths:
-        with open(path, "rb") as f:
-            for record in ArchiveIterator(f):
-                if record.rec_type != "response" or record.http_headers is None:
-                    continue
-                ctype = record.http_headers.get_header("Content-Type")
-                if html_only and ctype and "html" not in ctype.lower():
-                    continue
-                status = int((record.http_headers.get_statuscode() or "0")[:3] or 0)
-                yield WarcResponse(
-                    record_id=record.rec_headers.get_header("WARC-Record-ID"),
-                    url=record.rec_headers.get_header("WARC-Target-URI"),
-                    date=record.rec_headers.get_header("WARC-Date"),
-                    status=status,
-                    content_type=ctype,
-                    body=record.content_stream().read(),
-                )

@@ -48,9 +48,12 @@ def read_jsonl(paths: Iterable[str | Path], *, errors: list[str] | None = None) 
     """Yield the JSON objects of corpus files, one per ``\\n``-terminated line (lessons c.3).
 
     A malformed line is skipped with a warning (and recorded in ``errors`` if given); a missing or
-    unreadable file raises :class:`SearchIndexError`.
+    unreadable file raises :class:`SearchIndexError`.  A directory stands for its corpus files
+    (``mcecrawl from-warc``'s shards; :func:`mcecrawl.corpus.files.corpus_files`).
     """
-    for path in paths:
+    from mcecrawl.corpus.files import corpus_files
+
+    for path in corpus_files(paths):
         try:
             # Rotated corpus files are gzipped (lessons c.3): read them as they are.
             f = (gzip.open(path, "rt", encoding="utf-8", newline="\n") if str(path).endswith(".gz")

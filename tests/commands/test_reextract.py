@@ -43,7 +43,7 @@ def test_reextract_without_items(tmp_path, capsys):
     assert a["published"] == "2023-11-06T08:00:00+00:00" and a["published_source"] == "meta"
     assert a["warc_record_id"].startswith("<urn:uuid:") and a["site"] == "127.0.0.1"
     assert d["duplicate_of"] == "http://127.0.0.1/a" and d["duplicate_kind"] == "exact"
-    assert "skipped_http_status 1" in capsys.readouterr().out
+    assert "http_status 1" in capsys.readouterr().out
     # the dedup store persists: a second run finds /a unchanged (not a copy of itself) and /d
     # still a copy of the first run's /a
     args.output = str(tmp_path / "c2.jsonl")

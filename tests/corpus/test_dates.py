@@ -80,3 +80,15 @@ def test_nastooh_meta():
 def test_visible_text_can_be_skipped():
     html = "<html><body><div>شنبه ۱ دی ۱۴۰۲</div></body></html>"
     assert extract_published(html, lang="fa", visible=False) is None
+
+
+def test_visible_text_of_a_page_with_control_characters():
+    """A real page may hold C0 controls; reading its visible text must not edit the lxml tree
+    (drop_tree re-set the parent's text and lxml refused the control character: ValueError)."""
+    from mcecrawl.corpus.quality import CorpusQuality
+
+    html = "<html><body><p>خبر\x01 امروز<script>var x = 1;</script> منتشر شد ۱۴۰۲/۰۸/۱۵</p></body></html>"
+    found = extract_published(html, lang="fa")
+    assert found is not None and found.calendar == "jalali" and found.source == "text"
+    record = CorpusQuality(store=None).apply({"text": "", "title": "خبر", "url": "http://x.ir/1"}, html=html)
+    assert record["published"] == found.published

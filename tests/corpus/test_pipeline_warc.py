@@ -15,7 +15,7 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
 from mcecrawl import settings as project_settings
-from mcecrawl.corpus.warc import iter_responses
+from mcecrawl.archives.reader import Record, iter_records
 from mcecrawl.downloadermiddlewares import WarcArchiveMiddleware
 from pageserver import crawl_served_pages
 
@@ -136,7 +136,7 @@ def test_warc_middleware_unit(tmp_path):
     mw.close()
     files = list(tmp_path.rglob("*.warc.gz"))
     assert len(files) == 1 and not list(tmp_path.rglob("*.open"))
-    [rec] = list(iter_responses(files))
+    [rec] = [r for f in files for r in iter_records(f) if isinstance(r, Record)]
     assert (rec.record_id, rec.url, rec.status, rec.body) == (request.meta["warc_record_id"], request.url, 200, raw)
     assert rec.content_type == "text/html; charset=windows-1256"
     assert crawler.stats.get_value("mcecrawl/warc/records") == 2
@@ -175,7 +175,7 @@ def test_warc_holds_original_bytes(crawl):
     out, base, items, _ = crawl
     warcs = sorted((out / "warc").glob("*.warc.gz"))
     assert warcs and not list((out / "warc").glob("*.open"))
-    recs = {r.url[len(base):]: r for r in iter_responses(warcs)}
+    recs = {r.url[len(base):]: r for w in warcs for r in iter_records(w) if isinstance(r, Record)}
     assert recs["/fa/1"].body == PAGES["/fa/1"][1]  # cp1256 bytes, not the UTF-8 the spider saw
     assert recs["/fa/1"].record_id == items["/fa/1"]["warc_record_id"]
 

@@ -1,0 +1,1 @@
+"""Adapters that run mcecrawl inside other engines (each imports its engine lazily)."""
