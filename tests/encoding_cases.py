@@ -168,6 +168,26 @@ def other_script_cases() -> list[Case]:
     return cases
 
 
+# UTF-16/32 without a BOM (issue 21): byte orders, pages of ASCII only, of R2L text, and with
+# characters outside the BMP (surrogate pairs in UTF-16; mathematical letters, emoji, old Persian).
+WIDE_CODECS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+NON_BMP = " \U0001d400\U0001d56b \U0001f600 \U000103a0\U000103a1 \U00010000"
+
+
+def wide_cases() -> list[Case]:
+    """Pages in UTF-16/32 LE/BE without a BOM and without a label (as chardet's nobom files)."""
+    ascii_page = "".join(c for c in small_page("fr") if ord(c) < 128)  # French without its accents
+    pages = {"ascii": ascii_page, "fa": small_page("fa"), "ar": small_page("ar"),
+             "ar+non-bmp": small_page("ar").replace("</p>", NON_BMP + "</p>"),
+             "ascii+non-bmp": ascii_page.replace("</p>", NON_BMP + "</p>")}
+    cases = []
+    for name, html in pages.items():
+        for codec in WIDE_CODECS:
+            body = html.encode(codec)
+            cases.append(Case(f"{name}/{codec}/no_bom", "no_bom", body, "text/html", html, codec))
+    return cases
+
+
 def corrupted_utf8_cases(data: Path = SHARED_DATA) -> list[Case]:
     """Real UTF-8 pages with one byte broken mid-page (a lead byte overwritten), labelled
     utf-8: the expected text is UTF-8 with replacement characters, not a legacy reading."""
