@@ -124,7 +124,8 @@ class Decoded:
 
     text: str
     encoding: str  # Python codec name actually used, e.g. "utf-8", "cp1256"
-    source: str  # deciding step: "bom", "nul_pattern", "utf-8", "header", "meta", "r2l", "chardet", "fallback", "forced", "empty"
+    # deciding step: "bom", "nul_pattern", "utf-8", "header", "meta", "r2l", "chardet", "fallback", "forced", "empty"
+    source: str
     declared_header: str | None = None  # charset label of the HTTP Content-Type, as given
     declared_meta: str | None = None  # <meta>/XML declaration label, as given
     replacements: int = 0  # U+FFFD characters inserted by decoding
