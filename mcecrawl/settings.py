@@ -63,6 +63,9 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "mcecrawl.downloadermiddlewares.RobotsTxtReportMiddleware": 100,
     "mcecrawl.downloadermiddlewares.RetryAfterMiddleware": 560,  # before RetryMiddleware (550) sees the response
+    # Scrapy's decompression, capped at DOWNLOAD_MAXSIZE, with bombs counted and summarised.
+    "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
+    "mcecrawl.downloadermiddlewares.HttpCompressionReportMiddleware": 590,
 }
 # Crash-safe resume: with JOBDIR set, DoneRecord keeps an append-only record of written articles
 # (mcecrawl/extensions.py); MCE_DONE_RECORD names a record directory without JOBDIR.
