@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from data_root import SHARED_DATA
+
 HERE = Path(__file__).resolve().parent
 PARAGRAPHS = HERE / "data" / "encodings"
-SHARED_DATA = HERE.parent.parent / "shared" / "data"
 
 # What legacy Arabic-script pages did before Unicode: Persian yeh and keheh -> Arabic forms.
 LEGACY_FOLD = str.maketrans({"\u06cc": "\u064a", "\u06a9": "\u0643"})
