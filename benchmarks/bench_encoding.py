@@ -7,7 +7,7 @@
 Cases come from tests/encoding_cases.py (the tests use the same builder): real UTF-8 R2L pages
 of ../shared/data/r2l and hand-written paragraphs transcoded to windows-1256 / ISO-8859-6 /
 windows-1255 with true, lying (header, meta) and missing labels; other scripts in their own
-code pages; the legacy samples of ../shared/data/encodings.  Scrapy's own decoding
+code pages; UTF-16/32 without a BOM; the legacy samples of ../shared/data/encodings.  Scrapy's own decoding
 (``HtmlResponse.text``, Scrapy 2.19 with charset-normalizer) is reported as a reference.
 
 Throughput is bytes of body per second of ``decode`` (best of N runs per page, so the figure
@@ -33,6 +33,7 @@ from encoding_cases import (  # noqa: E402
     real_page_cases,
     shared_r2l_pages,
     synthetic_cases,
+    wide_cases,
 )
 from mcecrawl.encoding import decode  # noqa: E402
 
@@ -101,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     have_shared = SHARED_DATA.is_dir()
 
     groups = {"hand-written (fa/ar/ur/ps/he, small + 300 KB)": synthetic_cases(),
-              "other scripts, true labels": other_script_cases()}
+              "other scripts, true labels": other_script_cases(),
+              "UTF-16/32 LE/BE without BOM or label (ASCII, fa, ar, non-BMP)": wide_cases()}
     if have_shared:
         groups["real pages ../shared/data/r2l"] = real_page_cases()
         groups["real UTF-8 pages, one byte corrupted"] = corrupted_utf8_cases()

@@ -16,6 +16,10 @@ Politeness that Scrapy leaves out: robots.txt Crawl-delay, Retry-After, and plai
 
 The page as text:
 
+* :class:`HttpCompressionReportMiddleware` (590) replaces Scrapy's ``HttpCompressionMiddleware``:
+  same decompression (gzip, deflate, br, zstd, nested), which stops at ``DOWNLOAD_MAXSIZE``, plus
+  each response dropped for its size (compressed or decompressed) counted under a reason and named
+  in the end summary (:meth:`mcecrawl.extensions.CrawlSummary.response_dropped`).
 * :class:`EncodingNormalizationMiddleware` (585) re-encodes every text response as UTF-8 with
   :func:`mcecrawl.encoding.decode` and records how it was decoded.
 * :class:`WarcArchiveMiddleware` (595, off by default) archives every response as received, with
@@ -36,8 +40,9 @@ from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
+from scrapy.downloadermiddlewares.httpcompression import HttpCompressionMiddleware
 from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import DownloadCancelledError, IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 from scrapy.utils.httpobj import urlparse_cached
 
@@ -249,6 +254,46 @@ class RetryAfterMiddleware:
         stats.inc_value("mcecrawl/retry_after/count")
         stats.max_value("mcecrawl/retry_after/max_wait", wait)
         return response
+
+
+# --- Decompression ----------------------------------------------------------------------------
+
+class HttpCompressionReportMiddleware(HttpCompressionMiddleware):
+    """Scrapy's ``HttpCompressionMiddleware`` with its drops reported: a response whose body exceeds
+    ``DOWNLOAD_MAXSIZE`` once decompressed (a decompression bomb: Scrapy stops inflating at the
+    limit, so memory stays bounded) is reason ``decompressed_too_large``; one the download handler
+    cancelled because its body exceeds the limit as sent, ``too_large``.  Both are counted
+    (``mcecrawl/dropped/<reason>``) and listed per host in the end summary."""
+
+    # No ``spider`` parameter (deprecated in Scrapy 2.13+: Scrapy passes it, with a warning, to methods that take it).
+    def process_response(self, request: Request, response: Response) -> Request | Response:  # type: ignore[override]
+        try:
+            return super().process_response(request, response)
+        except IgnoreRequest:  # HttpCompressionMiddleware raises it for DOWNLOAD_MAXSIZE only
+            self._dropped(request, "decompressed_too_large")
+            raise
+
+    def process_exception(self, request: Request, exception: Exception) -> None:
+        # The download handler's one cancellation for size (scrapy.utils._download_handlers.get_maxsize_msg).
+        if isinstance(exception, DownloadCancelledError) and "larger than download max size" in str(exception):
+            self._dropped(request, "too_large")
+
+    def _dropped(self, request: Request, reason: str) -> None:
+        from mcecrawl.extensions import CrawlSummary
+
+        summary = self._crawler.get_extension(CrawlSummary) if self._crawler else None
+        if summary is not None:
+            summary.response_dropped(request.url, reason)
+        elif self.stats is not None:
+            self.stats.inc_value(f"mcecrawl/dropped/{reason}")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> HttpCompressionReportMiddleware:
+        mw = super().from_crawler(crawler)
+        mw._crawler = crawler
+        return mw
+
+    _crawler: Crawler | None = None
 
 
 # --- Encoding normalisation ----------------------------------------------------------------

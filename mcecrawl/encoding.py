@@ -7,6 +7,8 @@ detectors answer Latin code pages for mostly-markup windows-1256 pages).  It dec
 this order and records the deciding step in :attr:`Decoded.source`:
 
 1. ``bom``      -- a byte-order mark;
+   ``nul_pattern`` -- UTF-16 or UTF-32 without a BOM, told by where its NUL bytes stand (the
+   high bytes of ASCII characters); ``header``/``meta`` instead when that label said so;
 2. ``utf-8``    -- strict UTF-8 validity of the whole body, whatever the labels say;
 3. ``header`` / ``meta`` -- a declared label, mapped to its superset, only if the body
    decodes strictly with it and the text is plausible for the code page's script;
@@ -64,6 +66,12 @@ MAX_BAD_CHAR_SHARE = 0.01
 # UTF-16/32 decodings of real documents contain ASCII (markup, spaces, digits); ASCII bytes
 # misread as UTF-16 become CJK-range characters and never ASCII.
 WIDE_MIN_ASCII_SHARE = 0.01
+# UTF-16/32 without a BOM: every ASCII character puts a NUL at its unit's high byte(s), and
+# about none at the low byte (only U+xx00 characters do: U+4E00, a U+DC00 trail surrogate).  The
+# high-byte position must hold NULs for WIDE_MIN_ASCII_SHARE of the units and this many times as
+# many as the low-byte position.  Text in any ASCII-compatible encoding has no NUL at all (a stray
+# one is far below the share); chardet's UTF-16 BE/LE files without a BOM: ratio >= 100.
+WIDE_NUL_RATIO = 4.0
 # Bytes searched for a <meta> charset when w3lib's 4 KB window has none: browsers honour a
 # later declaration by re-parsing (HTML Standard, "change the encoding"), and 4 of the 18
 # real pages of the r2l dev set (docs/evaluation.md) declare their charset after the first 4 KB.
@@ -118,8 +126,9 @@ class Decoded:
 
     text: str
     encoding: str  # Python codec name actually used, e.g. "utf-8", "cp1256"
-    source: str  # deciding step: "bom", "utf-8", "header", "meta", "r2l", "detected", "chardet", "fallback",
+    # deciding step: "bom", "nul_pattern", "utf-8", "header", "meta", "r2l", "detected", "chardet", "fallback",
     # "forced", "empty"
+    source: str
     declared_header: str | None = None  # charset label of the HTTP Content-Type, as given
     declared_meta: str | None = None  # <meta>/XML declaration label, as given
     replacements: int = 0  # U+FFFD characters inserted by decoding
@@ -435,6 +444,34 @@ def _step_bom(body: bytes) -> tuple[str, str, int] | None:
     return None
 
 
+# (codec, unit width, byte position of the NUL every ASCII character has, of the one it never has)
+_WIDE = (("utf-32-le", 4, 3, 0), ("utf-32-be", 4, 0, 3), ("utf-16-le", 2, 1, 0), ("utf-16-be", 2, 0, 1))
+
+
+def _step_nul_pattern(body: bytes) -> tuple[str, str] | None:
+    """Step 1, continued: UTF-16 or UTF-32 without a BOM (LE or BE), by the NUL bytes its ASCII
+    characters leave at one position of each unit (:data:`WIDE_NUL_RATIO`), validated by a strict,
+    plausible decoding.  Before UTF-8: ASCII-only UTF-16 is valid UTF-8 with NULs.  One C pass
+    (``count``) on a body without NUL, which every ASCII-compatible page is."""
+    nuls = body.count(0)
+    if nuls < WIDE_MIN_ASCII_SHARE * len(body) / 4:
+        return None
+    for codec, width, high, low in _WIDE:
+        units = len(body) // width
+        if len(body) % width or not units:
+            continue
+        at_high = body[high::width].count(0)
+        if at_high < WIDE_MIN_ASCII_SHARE * units or at_high < WIDE_NUL_RATIO * body[low::width].count(0):
+            continue
+        try:
+            text = body.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if _plausible_text(text, codec):
+            return text, codec
+    return None
+
+
 def _step_utf8(body: bytes) -> str | None:
     """Step 2: strict UTF-8 of the whole body (about 1 GB/s here: the common case stays cheap)."""
     try:
@@ -552,6 +589,9 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
         return Decoded("", "utf-8", "empty", **labels)
     if (bom := _step_bom(body)) is not None:
         return Decoded(bom[0], bom[1], "bom", replacements=bom[2], **labels)
+    if (wide := _step_nul_pattern(body)) is not None:
+        said = [step for step in ("header", "meta") if resolve_label(labels[f"declared_{step}"]) == wide[1]]
+        return Decoded(wide[0], wide[1], said[0] if said else "nul_pattern", **labels)
     if (utf8_text := _step_utf8(body)) is not None:
         return Decoded(utf8_text, "utf-8", "utf-8", **labels)
     na = _NonAscii(body)

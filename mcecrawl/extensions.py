@@ -35,6 +35,12 @@ logger = logging.getLogger(__name__)
 
 # Sample URLs the end-of-crawl summary names per reason and host: a few to open and check by hand.
 SUMMARY_SAMPLE_URLS = 3
+# Why a response was dropped before the spider saw it (stats mcecrawl/dropped/<reason>), as the summary says it.
+DROP_REASONS = {
+    "decompressed_too_large": "body larger than DOWNLOAD_MAXSIZE ({limit} B) once decompressed "
+                              "(a decompression bomb?)",
+    "too_large": "body larger than DOWNLOAD_MAXSIZE ({limit} B) as sent",
+}
 
 DONE_FILE = "mcecrawl_done.txt"
 FEEDS_FILE = "mcecrawl_feeds.txt"
@@ -167,7 +173,9 @@ class CrawlSummary:
     * pages at article URLs judged not to be articles (status ``not_article``), counted per host
       and reason, with :data:`SUMMARY_SAMPLE_URLS` sample URLs each;
     * entry points (sitemaps, feeds, listings of the profile) that could not be fetched, each
-      with the error, so that an offline run or a moved sitemap is one readable line per URL.
+      with the error, so that an offline run or a moved sitemap is one readable line per URL;
+    * responses dropped before the spider saw them, per host and reason (:data:`DROP_REASONS`),
+      with sample URLs: decompression bombs and bodies over ``DOWNLOAD_MAXSIZE``.
 
     The spider reports entry-point failures with :meth:`entry_point_failed`; items are seen on
     ``item_scraped``.  The robots.txt summary is :class:`mcecrawl.downloadermiddlewares.RobotsTxtReportMiddleware`'s.
@@ -177,6 +185,7 @@ class CrawlSummary:
         self.crawler = crawler
         self.not_article: dict[tuple[str, str], list] = {}  # (host, reason) -> [count, sample URLs]
         self.entry_failures: dict[str, str] = {}  # entry-point URL -> why
+        self.dropped: dict[tuple[str, str], list] = {}  # (host, reason) -> [count, sample URLs]
         crawler.signals.connect(self.item_scraped, signals.item_scraped)
         crawler.signals.connect(self.spider_closed, signals.spider_closed)
 
@@ -197,6 +206,16 @@ class CrawlSummary:
         if len(entry[1]) < SUMMARY_SAMPLE_URLS:
             entry[1].append(url)
 
+    def response_dropped(self, url: str, reason: str) -> None:
+        """A response dropped before the spider saw it, for ``reason`` (a key of :data:`DROP_REASONS`)."""
+        from urllib.parse import urlsplit
+
+        self.crawler.stats.inc_value(f"mcecrawl/dropped/{reason}")
+        entry = self.dropped.setdefault((urlsplit(url).hostname or "", reason), [0, []])
+        entry[0] += 1
+        if len(entry[1]) < SUMMARY_SAMPLE_URLS:
+            entry[1].append(url)
+
     def entry_point_failed(self, url: str, why: str) -> None:
         self.entry_failures.setdefault(url, why)
         self.crawler.stats.inc_value("mcecrawl/entry_points/failed")
@@ -212,6 +231,12 @@ class CrawlSummary:
             logger.warning("%d pages at article URLs were not written as articles (status not_article, in the "
                            "feed or the rejects feed):\n  %s", total,
                            "\n  ".join(self.not_article_lines()))
+        if self.dropped:
+            limit = self.crawler.settings.getint("DOWNLOAD_MAXSIZE")
+            logger.warning("%d responses were dropped before parsing:\n  %s", sum(n for n, _ in self.dropped.values()),
+                           "\n  ".join(f"{n} on {host}: {DROP_REASONS.get(reason, reason).format(limit=limit)} "
+                                        f"[{reason}], e.g. {', '.join(samples)}"
+                                        for (host, reason), (n, samples) in sorted(self.dropped.items())))
         if self.entry_failures:
             logger.error("%d of the profile's entry points could not be fetched; nothing was discovered "
                          "from them:\n  %s", len(self.entry_failures),

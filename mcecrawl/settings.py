@@ -43,6 +43,12 @@ RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 # Retry-After on 429/503 is honoured up to this many seconds (downloadermiddlewares.RetryAfterMiddleware).
 MCE_RETRY_AFTER_ENABLED = True
 MCE_RETRY_AFTER_MAX = 300.0
+# No listening port unless asked: Scrapy 2.19 starts a telnet console and a remote-control HTTP
+# server (it runs any Python sent to it) in every crawl; a crawl running for days on a shared machine
+# should not.  Turn them on for one crawl with -s TELNETCONSOLE_ENABLED=1 / -s REMOTE_CONTROL_ENABLED=1
+# (README "Watching a running crawl"); tests/test_settings.py checks a crawl listens on no port.
+TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False
 # Scrapy re-reads and re-parses a generator callback's source on every response to warn about
 # "return value" in generators (its cache is keyed by the short-lived bound method): ~0.8 ms per
 # page, a third of a bare crawl's per-page cost (BENCHMARKS.md).  Our callbacks are tested instead.
@@ -57,6 +63,9 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
     "mcecrawl.downloadermiddlewares.RobotsTxtReportMiddleware": 100,
     "mcecrawl.downloadermiddlewares.RetryAfterMiddleware": 560,  # before RetryMiddleware (550) sees the response
+    # Scrapy's decompression, capped at DOWNLOAD_MAXSIZE, with bombs counted and summarised.
+    "scrapy.downloadermiddlewares.httpcompression.HttpCompressionMiddleware": None,
+    "mcecrawl.downloadermiddlewares.HttpCompressionReportMiddleware": 590,
 }
 # Crash-safe resume: with JOBDIR set, DoneRecord keeps an append-only record of written articles
 # (mcecrawl/extensions.py); MCE_DONE_RECORD names a record directory without JOBDIR.

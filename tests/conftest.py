@@ -1,4 +1,5 @@
-"""Shared fixtures.  Tests that read ../shared/data skip with a clear reason when it is absent.
+"""Shared fixtures.  Tests that read the shared evaluation data ($MCE_DATA_ROOT, else ../shared/data)
+skip, saying what to set, when it is absent.
 
 No test reaches a live site: in the test process, connecting to or resolving anything but the
 loopback fails as an unreachable host would (live URLs in tests are strings to canonicalise and
@@ -11,6 +12,8 @@ import socket
 from pathlib import Path
 
 import pytest
+
+from data_root import MISSING, SHARED_DATA
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
@@ -54,14 +57,13 @@ def no_live_network(monkeypatch):
     monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
     monkeypatch.setattr(socket.socket, "connect", connect)
     monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
-SHARED_DATA = ROOT.parent / "shared" / "data"
 
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """Path to ../shared/data (real pages with gold), or skip."""
+    """The shared evaluation data (real pages with gold): ``$MCE_DATA_ROOT``, else ../shared/data; or skip."""
     if not SHARED_DATA.is_dir():
-        pytest.skip(f"{SHARED_DATA} is absent: the shared evaluation data lives only in the workplace")
+        pytest.skip(MISSING)
     return SHARED_DATA
 
 

@@ -14,9 +14,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from data_root import SHARED_DATA
+
 HERE = Path(__file__).resolve().parent
 PARAGRAPHS = HERE / "data" / "encodings"
-SHARED_DATA = HERE.parent.parent / "shared" / "data"
 
 # What legacy Arabic-script pages did before Unicode: Persian yeh and keheh -> Arabic forms.
 LEGACY_FOLD = str.maketrans({"\u06cc": "\u064a", "\u06a9": "\u0643"})
@@ -165,6 +166,26 @@ def other_script_cases() -> list[Case]:
         body = with_meta(small_page(lang), "iso-8859-1").encode("cp1252")
         cases.append(Case(f"{lang}/cp1252/latin1_label", "true_labels", body, "text/html; charset=ISO-8859-1",
                           body.decode("cp1252"), "cp1252"))
+    return cases
+
+
+# UTF-16/32 without a BOM (issue 21): byte orders, pages of ASCII only, of R2L text, and with
+# characters outside the BMP (surrogate pairs in UTF-16; mathematical letters, emoji, old Persian).
+WIDE_CODECS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+NON_BMP = " \U0001d400\U0001d56b \U0001f600 \U000103a0\U000103a1 \U00010000"
+
+
+def wide_cases() -> list[Case]:
+    """Pages in UTF-16/32 LE/BE without a BOM and without a label (as chardet's nobom files)."""
+    ascii_page = "".join(c for c in small_page("fr") if ord(c) < 128)  # French without its accents
+    pages = {"ascii": ascii_page, "fa": small_page("fa"), "ar": small_page("ar"),
+             "ar+non-bmp": small_page("ar").replace("</p>", NON_BMP + "</p>"),
+             "ascii+non-bmp": ascii_page.replace("</p>", NON_BMP + "</p>")}
+    cases = []
+    for name, html in pages.items():
+        for codec in WIDE_CODECS:
+            body = html.encode(codec)
+            cases.append(Case(f"{name}/{codec}/no_bom", "no_bom", body, "text/html", html, codec))
     return cases
 
 

@@ -20,10 +20,11 @@ from encoding_cases import (
     round_trip_cases,
     small_page,
     synthetic_cases,
+    wide_cases,
 )
 from mcecrawl.encoding import Decoded, decode, resolve_label
 
-STEPS = {"bom", "utf-8", "header", "meta", "r2l", "chardet", "fallback", "forced", "empty"}
+STEPS = {"bom", "nul_pattern", "utf-8", "header", "meta", "r2l", "chardet", "fallback", "forced", "empty"}
 
 
 def _html(lang: str, meta: str | None = None) -> str:
@@ -450,3 +451,39 @@ def test_detected_charset_is_evidence_validated_like_a_label():
     assert (d.encoding, d.source) == ("cp1256", "r2l")
     d = decode(russian, None, detected="shift_jis")  # an answer that does not decode plausibly is ignored
     assert d.source != "detected"
+
+
+# --- UTF-16/32 without a BOM (issue 21) --------------------------------------------------------
+
+@pytest.mark.parametrize("case", wide_cases(), ids=lambda c: c.name)
+def test_utf16_utf32_without_bom_or_label(case):
+    d = decode(case.body, case.content_type)
+    assert (d.text, d.encoding, d.source, d.replacements) == (case.expected, case.codec, "nul_pattern", 0)
+    assert d.provenance()["encoding_source"] == "nul_pattern"
+
+
+def test_utf16_without_bom_with_its_label_says_header():
+    html = _html("ar", "utf-16")
+    d = decode(html.encode("utf-16-be"), "text/html; charset=utf-16be")
+    assert (d.text, d.encoding, d.source) == (html, "utf-16-be", "header")
+
+
+def test_a_few_nul_bytes_do_not_make_utf16():
+    html = _html("fa", "utf-8")
+    body = html.encode("utf-8").replace(b"<title>", b"<title>\x00\x00\x00", 1)
+    d = decode(body, "text/html")
+    assert (d.encoding, d.source) == ("utf-8", "utf-8")
+    legacy = legacy_bytes(_html("ar"), "cp1256") + b"\x00"
+    assert decode(legacy).encoding == "cp1256"
+
+
+def test_chardets_utf16_files_without_bom(tmp_path):
+    """Shapes of chardet's tests/UTF-16{BE,LE}/nobom-* and plane1-* files: ASCII-only text, and an
+    HTML page whose text is mostly characters outside the BMP."""
+    text = "\n".join(f"This is line {i} of a plain text file without a byte-order mark." for i in range(20))
+    page = ("<html><body>" + "".join(f"<p>{chr(0x1D400 + i)}{chr(0x10330 + i % 20)} x</p>\n" for i in range(120))
+            + "</body></html>")
+    for content in (text, page):
+        for codec in ("utf-16-be", "utf-16-le"):
+            d = decode(content.encode(codec))
+            assert (d.text, d.encoding, d.source) == (content, codec, "nul_pattern")

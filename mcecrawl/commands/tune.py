@@ -47,8 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", action="append", metavar="NAME=VALUE", help="other fixed parameters (repeatable)")
     parser.add_argument("--gold", choices=("gold", "gold_in_page"), default="gold", help="gold variant (default: gold)")
     parser.add_argument("--profile", metavar="PATH",
-                        help="profile JSON to write/merge (default: the bundled profile whose name or live_hosts "
-                             "match --site)")
+                        help="profile JSON to write/merge (default, in a source checkout only: the bundled profile "
+                             "whose name or live_hosts match --site; an installed package's are never written)")
     parser.add_argument("--dry-run", action="store_true", help="print the curve and the choice, write nothing")
     parser.add_argument("--json", metavar="OUT", help="also write the curve as JSON")
 
@@ -105,9 +105,15 @@ def gold_pages(pages) -> tuple[tuple, str]:
 def run(args: argparse.Namespace) -> int:
     from mcecrawl.commands import parse_params
     from mcecrawl.evaluation.datasets import load_dataset
+    from mcecrawl.evaluation.gate import in_source_checkout
     from mcecrawl.evaluation.runner import UnknownAlgorithm, resolve
-    from mcecrawl.evaluation.tuning import find_profiles, merge_extraction
+    from mcecrawl.evaluation.tuning import PROFILES_DIR, find_profiles, merge_extraction
 
+    if not (args.profile or args.dry_run or args.each_site or in_source_checkout()):
+        # As evaluate --update-baseline: an installed package's files are not the user's to rewrite.
+        print(f"mcecrawl tune: the installed package's profiles ({PROFILES_DIR}) are not written; give --profile "
+              f"PATH (a copy of the site's profile, or a new file), or --dry-run", file=sys.stderr)
+        return 2
     try:
         name, values = parse_range(args.param)
         fixed = parse_params(args.set)

@@ -17,20 +17,24 @@ that first copy (possibly from an earlier run, possibly from another site: syndi
 
 It also keeps the latest text of every URL, so a re-crawl is not a duplicate of itself: the same
 URL with the same text is *unchanged* since it was first seen; the same URL with another text is
-an *update* (with the previous hash); ``duplicate_of`` always names another document.
+an *update* (with the previous hash); ``duplicate_of`` always names another document.  A copy's
+own text is in no document, so its re-crawl is checked again and stays a copy (in drop mode:
+stays dropped).  :class:`DedupSequence` is that ``check()`` sequence, for this store and the Redis
+one (``mcecrawl.distributed.dedup``) alike.
 """
 from __future__ import annotations
 
 import hashlib
 import sqlite3
-from dataclasses import dataclass
+from contextlib import nullcontext
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, ContextManager, NamedTuple, cast
 
 import numpy as np
 
-__all__ = ["DedupResult", "DedupStore", "signature", "estimate_jaccard", "shingle_hashes"]
+__all__ = ["DedupResult", "DedupSequence", "DedupStore", "signature", "estimate_jaccard", "shingle_hashes"]
 
 # Character shingle length: docs/decisions.md c.5 (char-5-grams separate Persian near-copies, 0.95,
 # from unrelated texts, 0.02; word shingles are fragile with ZWNJ/space variation).
@@ -130,27 +134,94 @@ class DedupResult:
     previous_content_sha1: str | None = None  # same URL, another text: the previous text's hash
 
 
-def copy_of(first_url: str, kind: str, similarity: float, first_site: str | None, site: str | None,
-            **extra: Any) -> DedupResult:
+def copy_of(first_url: str, kind: str, similarity: float, first_site: str | None, site: str | None) -> DedupResult:
     """A text whose first copy is ``first_url``; cross-site when that copy came from another site."""
-    return DedupResult(first_url, kind, similarity, first_site, bool(site and first_site and site != first_site),
-                       **extra)
+    return DedupResult(first_url, kind, similarity, first_site, bool(site and first_site and site != first_site))
 
 
-def unchanged(url: str, sha1: str, seen_sha1: str | None, seen_since: str | None, first_url: str | None,
-              first_site: str | None, site: str | None) -> DedupResult | None:
-    """The re-crawl rule every store applies, or None when it does not apply: ``url`` has the same
-    text as when last seen (``seen_*``: that URL's record; ``first_*``: the first copy of this
-    text), so it is ``unchanged_since`` then, and a duplicate only of another URL's first copy."""
-    same = seen_sha1 == sha1 if seen_sha1 is not None else first_url == url
-    if not same:
-        return None
-    if first_url is not None and first_url != url:  # this URL's text was a copy of another all along
-        return copy_of(first_url, "exact", 1.0, first_site, site, unchanged_since=seen_since)
-    return DedupResult(unchanged_since=seen_since)
+class UrlRecord(NamedTuple):
+    """What a store remembers of a URL: its latest text's hash, the caller's hash of it, since when."""
+
+    sha1: str
+    content_sha1: str | None
+    first_seen: str | None
 
 
-class DedupStore:
+class FirstCopy(NamedTuple):
+    """A stored first copy of a text: where it was seen."""
+
+    url: str
+    site: str | None
+
+
+class DedupSequence:
+    """The one ``check()`` sequence of every store (SQLite here, Redis in
+    :mod:`mcecrawl.distributed.dedup`); a store supplies the primitives, run under ``_atomic()``:
+
+    1. ``_lookup``: the URL's record and the exact text's first copy (and, for a store that
+       fetches them with the lookup, the near-duplicate candidates);
+    2. exact: a first copy at another URL; else, for a text with no stored first copy at all,
+       ``_nearest``: the most similar first copy at another URL.  A re-crawled near copy is
+       checked again, so it keeps its mark (the store keeps first copies only);
+    3. ``_record``: the URL's record, and the text as a first copy if it is one;
+    4. the re-crawl fields: same URL, same text ``unchanged_since``; a new text
+       ``previous_content_sha1``.
+    """
+
+    threshold: float
+    min_chars: int
+
+    def _atomic(self) -> ContextManager[Any]:
+        return nullcontext()
+
+    def _lookup(self, url: str, sha1: str, sig: np.ndarray | None) -> tuple[UrlRecord | None, FirstCopy | None, Any]:
+        raise NotImplementedError
+
+    def _nearest(self, sig: np.ndarray, url: str, candidates: Any) -> tuple[FirstCopy, float] | None:
+        raise NotImplementedError
+
+    def _record(self, url: str, seen: UrlRecord, new: FirstCopy | None, sha1: str, sig: np.ndarray | None,
+                chars: int) -> None:
+        raise NotImplementedError
+
+    def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True,
+              content_sha1: str | None = None) -> DedupResult:
+        """Is ``text_norm`` a copy of another stored text, or ``url``'s own text seen before?
+
+        Same URL, same text: ``unchanged_since`` (when it was first seen there), with the
+        ``duplicate_of`` it had when first seen (a copy stays a copy).  Same URL, new text: an
+        update, ``previous_content_sha1`` set (``content_sha1`` is the caller's hash of the text,
+        reported back on the next change; the hash of ``text_norm`` otherwise), then checked
+        against the other documents like a new text.  ``duplicate_of`` never names ``url``
+        itself.  New texts and URLs are recorded unless ``record=False``.
+        """
+        if not text_norm or not text_norm.strip():
+            return DedupResult()
+        sha1 = hashlib.sha1(text_norm.encode("utf-8")).hexdigest()
+        sig = signature(text_norm) if len(text_norm) >= self.min_chars else None
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        with self._atomic():
+            seen, first, candidates = self._lookup(url, sha1, sig)
+            same = seen.sha1 == sha1 if seen is not None else first is not None and first.url == url
+            result = DedupResult()
+            if first is not None and first.url != url:
+                result = copy_of(first.url, "exact", 1.0, first.site, site)
+            elif first is None and sig is not None:
+                near = self._nearest(sig, url, candidates)
+                if near is not None and near[1] >= self.threshold:
+                    result = copy_of(near[0].url, "near", near[1], near[0].site, site)
+            if record:
+                since = seen.first_seen if same and seen is not None else now
+                new = FirstCopy(url, site) if first is None and result.duplicate_of is None else None
+                self._record(url, UrlRecord(sha1, content_sha1, since), new, sha1, sig, len(text_norm))
+        if same:
+            return replace(result, unchanged_since=seen.first_seen if seen is not None else None)
+        if seen is not None:
+            return replace(result, previous_content_sha1=seen.content_sha1 or seen.sha1)
+        return result
+
+
+class DedupStore(DedupSequence):
     """First-seen texts of a corpus: SHA-1 table + MinHash signatures, in one SQLite file.
 
     Open with ``path=":memory:"`` for a per-process store.  On open the signatures are loaded
@@ -224,70 +295,31 @@ class DedupStore:
         # datasketch's affine64 scheme.  Only LSH banding (equality of band slices) uses them.
         return LeanMinHash(seed=SEED, hashvalues=sig, scheme="affine64")
 
-    def _doc(self, doc_id: int) -> tuple[str, str | None]:
-        return cast("tuple[str, str | None]",
-                    self._db.execute("SELECT url, site FROM docs WHERE id = ?", (doc_id,)).fetchone())
+    def _doc(self, doc_id: int) -> FirstCopy:
+        return FirstCopy(*self._db.execute("SELECT url, site FROM docs WHERE id = ?", (doc_id,)).fetchone())
 
-    def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True,
-              content_sha1: str | None = None) -> DedupResult:
-        """Is ``text_norm`` a copy of another stored text, or ``url``'s own text seen before?
-
-        Same URL, same text: ``unchanged_since`` (when it was first seen there), and no
-        ``duplicate_of`` unless the text's first copy is another URL.  Same URL, new text: an
-        update, ``previous_content_sha1`` set (``content_sha1`` is the caller's hash of the
-        text, reported back on the next change; the hash of ``text_norm`` otherwise), then
-        checked against the other documents like a new text.  ``duplicate_of`` never names
-        ``url`` itself.  New texts and URLs are recorded unless ``record=False``.
-        """
-        if not text_norm or not text_norm.strip():
-            return DedupResult()
-        sha1 = hashlib.sha1(text_norm.encode("utf-8")).hexdigest()
-        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    def _lookup(self, url: str, sha1: str, sig: np.ndarray | None) -> tuple[UrlRecord | None, FirstCopy | None, Any]:
         seen = self._db.execute("SELECT sha1, content_sha1, first_seen FROM urls WHERE url = ?", (url,)).fetchone()
-        row = self._db.execute("SELECT url, site FROM docs WHERE sha1 = ?", (sha1,)).fetchone()
-        verdict = unchanged(url, sha1, seen[0] if seen else None, seen[2] if seen else None,
-                            row[0] if row else None, row[1] if row else None, site)
-        if verdict is not None:
-            if record:
-                self._remember_url(url, sha1, content_sha1, seen[2] if seen else now, now)
-                self._pending += 1
-                if self._pending >= COMMIT_EVERY:
-                    self.commit()
-            return verdict
-        previous = (seen[1] or seen[0]) if seen is not None else None
-        result = self._copy_of(sha1, text_norm, url, site, row, record)
-        if record:
-            self._remember_url(url, sha1, content_sha1, now, now)
-            self._pending += 1
-            if self._pending >= COMMIT_EVERY:
-                self.commit()
-        if previous is not None:
-            from dataclasses import replace
+        first = self._db.execute("SELECT url, site FROM docs WHERE sha1 = ?", (sha1,)).fetchone()
+        return (UrlRecord(*seen) if seen else None), (FirstCopy(*first) if first else None), None
 
-            result = replace(result, previous_content_sha1=previous)
-        return result
+    def _nearest(self, sig: np.ndarray, url: str, candidates: Any) -> tuple[FirstCopy, float] | None:
+        self._refresh()
+        best: tuple[FirstCopy, float] | None = None
+        for doc_id in self._lsh.query(self._lean(sig)):
+            sim = estimate_jaccard(sig, self._sigs[doc_id])
+            if best is None or sim > best[1]:
+                doc = self._doc(doc_id)
+                if doc.url != url:  # an earlier version of this URL is no copy
+                    best = doc, sim
+        return best
 
-    def _copy_of(self, sha1: str, text_norm: str, url: str, site: str | None, row: tuple[str, str | None] | None,
-                 record: bool) -> DedupResult:
-        """The first copy of ``text_norm`` at another URL (exact, then near), recording new texts."""
-        if row and row[0] != url:
-            return copy_of(row[0], "exact", 1.0, row[1], site)
-        sig = None
-        if len(text_norm) >= self.min_chars:
-            sig = signature(text_norm, self.num_perm)
-            self._refresh()
-            best_id, best = None, 0.0
-            for doc_id in self._lsh.query(self._lean(sig)):
-                sim = estimate_jaccard(sig, self._sigs[doc_id])
-                if sim > best and self._doc(doc_id)[0] != url:  # an earlier version of this URL is no copy
-                    best_id, best = doc_id, sim
-            if best_id is not None and best >= self.threshold:
-                first_url, first_site = self._doc(best_id)
-                return copy_of(first_url, "near", best, first_site, site)
-        if record and row is None:
+    def _record(self, url: str, seen: UrlRecord, new: FirstCopy | None, sha1: str, sig: np.ndarray | None,
+                chars: int) -> None:
+        if new is not None:
             cur = self._db.execute(
                 "INSERT INTO docs (sha1, url, site, sig, chars, first_seen) VALUES (?, ?, ?, ?, ?, ?)",
-                (sha1, url, site, sig.tobytes() if sig is not None else None, len(text_norm),
+                (sha1, new.url, new.site, sig.tobytes() if sig is not None else None, chars,
                  datetime.now(timezone.utc).isoformat(timespec="seconds")))
             rowid = cur.lastrowid
             if sig is not None and rowid is not None:  # rowid: always set after an INSERT
@@ -295,13 +327,14 @@ class DedupStore:
                 # our own row: skip it on the next refresh unless others wrote rows before it
                 if self._last_id == rowid - 1:
                     self._last_id = rowid
-        return DedupResult()
-
-    def _remember_url(self, url: str, sha1: str, content_sha1: str | None, first_seen: str, last_seen: str) -> None:
         self._db.execute("INSERT INTO urls (url, sha1, content_sha1, first_seen, last_seen) VALUES (?, ?, ?, ?, ?) "
                          "ON CONFLICT(url) DO UPDATE SET sha1 = excluded.sha1, content_sha1 = excluded.content_sha1, "
                          "first_seen = excluded.first_seen, last_seen = excluded.last_seen",
-                         (url, sha1, content_sha1, first_seen, last_seen))
+                         (url, seen.sha1, seen.content_sha1, seen.first_seen,
+                          datetime.now(timezone.utc).isoformat(timespec="seconds")))
+        self._pending += 1
+        if self._pending >= COMMIT_EVERY:
+            self.commit()
 
     def commit(self) -> None:
         self._db.commit()

@@ -54,6 +54,9 @@ class Keys:
     def polite(self, host: str) -> str:
         return f"{self.prefix}polite:{host}"  # next free request time of a host (us, Redis clock)
 
+    def paused(self, host: str) -> str:
+        return f"{self.prefix}paused:{host}"  # a host's Retry-After: no request before (us, Redis clock)
+
 
 def crawl_id(settings, spidercls=None) -> str:
     return settings.get("MCE_CRAWL_ID") or getattr(spidercls, "name", None) or "crawl"

@@ -16,10 +16,8 @@ a worker died) is ``unchanged_since``, never its own duplicate, and a changed on
 """
 from __future__ import annotations
 
-import hashlib
 import json
-from dataclasses import replace
-from datetime import datetime, timezone
+from typing import Any
 
 import numpy as np
 
@@ -27,11 +25,10 @@ from mcecrawl.corpus.dedup import (
     NEAR_DUP_MIN_CHARS,
     NEAR_DUP_THRESHOLD,
     NUM_PERM,
-    DedupResult,
-    copy_of,
+    DedupSequence,
+    FirstCopy,
+    UrlRecord,
     estimate_jaccard,
-    signature,
-    unchanged,
 )
 
 # Longest a holder may keep the lock: a check takes ~1 ms (BENCHMARKS.md), and a killed holder's
@@ -43,8 +40,10 @@ LOCK_WAIT = 60.0
 LOCK_POLL = 0.002
 
 
-class RedisDedupStore:
-    """``check(text_norm, url, site)`` as :class:`mcecrawl.corpus.dedup.DedupStore`, in Redis."""
+class RedisDedupStore(DedupSequence):
+    """``check(text_norm, url, site)`` of :class:`mcecrawl.corpus.dedup.DedupSequence`, in Redis: under
+    the lock, one round trip to look up, one for the near candidates (when there are any), one to
+    record."""
 
     def __init__(self, url: str, prefix: str, *, threshold: float = NEAR_DUP_THRESHOLD,
                  min_chars: int = NEAR_DUP_MIN_CHARS):
@@ -74,70 +73,55 @@ class RedisDedupStore:
     def _band_keys(self, sig: np.ndarray) -> list[bytes]:
         return [f"{self.prefix}:band:{i}:".encode() + sig[a:b].tobytes() for i, (a, b) in enumerate(self.bands)]
 
-    def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True,
-              content_sha1: str | None = None) -> DedupResult:
-        """As :meth:`mcecrawl.corpus.dedup.DedupStore.check`: same URL and same text is
-        ``unchanged_since`` (never its own duplicate), same URL and new text an update with
-        ``previous_content_sha1``; ``duplicate_of`` always names another URL."""
-        if not text_norm or not text_norm.strip():
-            return DedupResult()
-        sha1 = hashlib.sha1(text_norm.encode("utf-8")).hexdigest()
-        sig = signature(text_norm) if len(text_norm) >= self.min_chars else None
-        bands = self._band_keys(sig) if sig is not None else []
-        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        with self._lock:
-            pipe = self.server.pipeline()  # MULTI/EXEC: one round trip, and countable in MONITOR
-            pipe.hget(self._urls, url)
-            pipe.hget(self._docs, sha1)
-            for key in bands:
-                pipe.smembers(key)
-            seen, row, *buckets = pipe.execute()
-            seen = json.loads(seen) if seen else None
-            first = json.loads(row) if row else None
-            since = seen["first_seen"] if seen else None
-            verdict = unchanged(url, sha1, seen["sha1"] if seen else None, since,
-                                first["url"] if first else None, first["site"] if first else None, site)
-            if verdict is not None:
-                if record:
-                    self._remember(url, sha1, content_sha1, since or now)
-                return verdict
-            previous = (seen.get("content_sha1") or seen["sha1"]) if seen is not None else None
-            result = self._copy_of(sha1, sig, bands, buckets, first, url, site, record)
-            if record:
-                self._remember(url, sha1, content_sha1, now)
-        return replace(result, previous_content_sha1=previous) if previous else result
+    def _atomic(self) -> Any:
+        return self._lock
 
-    def _copy_of(self, sha1, sig, bands, buckets, first, url, site, record) -> DedupResult:
-        """The first copy of the text at another URL (exact, then near), recording a new text."""
-        if first and first["url"] != url:
-            return copy_of(first["url"], "exact", 1.0, first["site"], site)
-        cands = sorted(set().union(*buckets)) if buckets else []
-        if cands:
-            best, best_first = 0.0, None
-            docs = self.server.hmget(self._docs, cands)
-            for key, blob, doc in zip(cands, self.server.hmget(self._sigs, cands), docs):
-                other = json.loads(doc) if doc else None
-                if not blob or other is None or other["url"] == url:  # an earlier version of this URL
-                    continue
-                sim = estimate_jaccard(sig, np.frombuffer(blob, dtype=np.uint64))
-                if sim > best:
-                    best, best_first = sim, other
-            if best_first is not None and best >= self.threshold:
-                return copy_of(best_first["url"], "near", best, best_first["site"], site)
-        if record and first is None:
-            pipe = self.server.pipeline()  # MULTI/EXEC: one round trip, and countable in MONITOR
-            pipe.hset(self._docs, sha1, json.dumps({"url": url, "site": site}))
+    def _lookup(self, url: str, sha1: str, sig: np.ndarray | None) -> tuple[UrlRecord | None, FirstCopy | None, Any]:
+        """One round trip: the URL's record, the text's first copy, and the near-duplicate candidates
+        (the SHA-1s sharing a band with ``sig``), fetched together whether needed or not."""
+        pipe = self.server.pipeline()  # MULTI/EXEC: one round trip, and countable in MONITOR
+        pipe.hget(self._urls, url)
+        pipe.hget(self._docs, sha1)
+        for key in self._band_keys(sig) if sig is not None else ():
+            pipe.smembers(key)
+        seen, first, *buckets = pipe.execute()
+        seen = json.loads(seen) if seen else None
+        first = json.loads(first) if first else None
+        return (UrlRecord(seen["sha1"], seen.get("content_sha1"), seen["first_seen"]) if seen else None,
+                FirstCopy(first["url"], first["site"]) if first else None,
+                sorted(set().union(*buckets)) if buckets else [])
+
+    def _nearest(self, sig: np.ndarray, url: str, candidates: Any) -> tuple[FirstCopy, float] | None:
+        """One round trip for all candidates' first copies and signatures; none without candidates."""
+        if not candidates:
+            return None
+        pipe = self.server.pipeline()
+        pipe.hmget(self._docs, candidates)
+        pipe.hmget(self._sigs, candidates)
+        docs, blobs = pipe.execute()
+        best: tuple[FirstCopy, float] | None = None
+        for doc, blob in zip(docs, blobs):
+            other = json.loads(doc) if doc else None
+            if not blob or other is None or other["url"] == url:  # an earlier version of this URL
+                continue
+            sim = estimate_jaccard(sig, np.frombuffer(blob, dtype=np.uint64))
+            if best is None or sim > best[1]:
+                best = FirstCopy(other["url"], other["site"]), sim
+        return best
+
+    def _record(self, url: str, seen: UrlRecord, new: FirstCopy | None, sha1: str, sig: np.ndarray | None,
+                chars: int) -> None:
+        """One round trip: the URL's record, and the text as a first copy if it is one."""
+        pipe = self.server.pipeline()
+        if new is not None:
+            pipe.hset(self._docs, sha1, json.dumps({"url": new.url, "site": new.site}))
             if sig is not None:
                 pipe.hset(self._sigs, sha1, sig.tobytes())
-                for key in bands:
+                for key in self._band_keys(sig):
                     pipe.sadd(key, sha1)
-            pipe.execute()
-        return DedupResult()
-
-    def _remember(self, url: str, sha1: str, content_sha1: str | None, first_seen: str) -> None:
-        """The URL's latest text and since when it has had it."""
-        self.server.hset(self._urls, url, json.dumps({"sha1": sha1, "content_sha1": content_sha1,
-                                                      "first_seen": first_seen}))
+        pipe.hset(self._urls, url, json.dumps({"sha1": seen.sha1, "content_sha1": seen.content_sha1,
+                                               "first_seen": seen.first_seen}))
+        pipe.execute()
 
     def close(self) -> None:
         self.server.close()

@@ -9,6 +9,11 @@ at most k+1 requests in any window of k·d seconds
 larger of the host's download delay (``DOWNLOAD_DELAY``, or the site profile's) and its robots.txt
 ``Crawl-delay`` (:class:`mcecrawl.downloadermiddlewares.RobotsTxtReportMiddleware`).  The local download slot
 then sends at once (its own delay would only add to the shared one); its concurrency limit stays.
+
+``Retry-After`` on a 429/503 (``MCE_RETRY_AFTER_ENABLED``, up to ``MCE_RETRY_AFTER_MAX``) pauses the
+host for every worker: ``paused:<host>`` holds the end of the pause, no reservation falls before it,
+and a request that slept until its reserved time checks it once more before it is sent (a pause
+another worker set meanwhile moves it after the pause).
 """
 from __future__ import annotations
 
@@ -20,7 +25,9 @@ from typing import Any
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
+from mcecrawl.config import Config
 from mcecrawl.distributed import Keys, connect, enabled
+from mcecrawl.downloadermiddlewares import RetryAfterMiddleware, retry_after_seconds
 from mcecrawl.scrapy_internals import set_slot_delay
 
 logger = logging.getLogger(__name__)
@@ -35,14 +42,24 @@ DELAY_MARGIN = 0.01
 LATE_TOLERANCE = DELAY_MARGIN
 MAX_RESERVATIONS = 5
 
-# KEYS: polite:<host>.  ARGV: gap in microseconds.  -> microseconds to wait.
+# KEYS: polite:<host>, paused:<host>.  ARGV: gap in microseconds.  -> microseconds to wait.
 RESERVE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local nxt = tonumber(redis.call('GET', KEYS[1]) or '0')
-local at = math.max(now, nxt)
+local at = math.max(now, nxt, tonumber(redis.call('GET', KEYS[2]) or '0'))
 redis.call('SET', KEYS[1], at + tonumber(ARGV[1]), 'PX', math.floor((at - now + tonumber(ARGV[1])) / 1000) + 60000)
 return at - now
+"""
+# KEYS: paused:<host>.  ARGV: pause in microseconds (0: only read).  -> microseconds of pause left.
+PAUSE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local untl = math.max(tonumber(redis.call('GET', KEYS[1]) or '0'), now + tonumber(ARGV[1]))
+if untl > now and tonumber(ARGV[1]) > 0 then
+  redis.call('SET', KEYS[1], untl, 'PX', math.floor((untl - now) / 1000) + 60000)
+end
+return math.max(0, untl - now)
 """
 
 
@@ -55,6 +72,9 @@ class SharedPolitenessMiddleware:
         self.server = connect(settings.get("MCE_REDIS_URL"))
         self.keys = Keys(settings.get("MCE_CRAWL_ID"))
         self._reserve = self.server.register_script(RESERVE)
+        self._pause = self.server.register_script(PAUSE)
+        cfg = Config.from_settings(settings)
+        self.retry_after_max = cfg.retry_after_max if cfg.retry_after_enabled else None
         self._robots: Any = None  # RobotsTxtReportMiddleware once looked up, False when it is not enabled
 
     @classmethod
@@ -81,19 +101,38 @@ class SharedPolitenessMiddleware:
         delay = self.host_delay(request, host)
         # The local slot must not delay again (Crawl-delay and AutoThrottle set it per process).
         set_slot_delay(self.crawler, request, 0.0)
-        if delay <= 0:
-            return None
         gap_us = int(delay * (1 + DELAY_MARGIN) * 1e6)
-        for _ in range(MAX_RESERVATIONS):
-            wait = self._reserve(keys=[self.keys.polite(host)], args=[gap_us]) / 1e6
+        keys = [self.keys.polite(host), self.keys.paused(host)]
+        late = 0
+        while late < MAX_RESERVATIONS:
+            wait = self._reserve(keys=keys, args=[gap_us]) / 1e6
             self.crawler.stats.inc_value("mcecrawl/distributed/politeness/reserved")
-            due = time.monotonic() + wait
-            if wait > 0:
-                self.crawler.stats.inc_value("mcecrawl/distributed/politeness/wait_ms", int(wait * 1000))
-                await asyncio.sleep(wait)
-            if time.monotonic() - due <= LATE_TOLERANCE * delay:
+            if wait <= 0:
                 return None
-            # Woke up late (a busy event loop): the reserved time has passed; sending now could
-            # crowd the next worker's turn, so take a new one.
-            self.crawler.stats.inc_value("mcecrawl/distributed/politeness/late")
+            due = time.monotonic() + wait
+            self.crawler.stats.inc_value("mcecrawl/distributed/politeness/wait_ms", int(wait * 1000))
+            await asyncio.sleep(wait)
+            if time.monotonic() - due > LATE_TOLERANCE * max(delay, wait):
+                # Woke up late (a busy event loop): the reserved time has passed; sending now could
+                # crowd the next worker's turn, so take a new one.
+                self.crawler.stats.inc_value("mcecrawl/distributed/politeness/late")
+                late += 1
+            elif self._pause(keys=keys[1:], args=[0]) <= 0:
+                return None
+            else:  # a worker got a Retry-After while this request slept: after the pause, then
+                self.crawler.stats.inc_value("mcecrawl/distributed/politeness/paused")
         return None
+
+    def process_response(self, request, response):
+        """A 429/503 with ``Retry-After`` pauses the host for every worker of the crawl (the local
+        :class:`mcecrawl.downloadermiddlewares.RetryAfterMiddleware` pauses only this process's slot,
+        which :meth:`process_request` resets)."""
+        if response.status not in RetryAfterMiddleware.HTTP_STATUSES or self.retry_after_max is None:
+            return response
+        wait = retry_after_seconds(response.headers.get(b"Retry-After"))
+        if wait is None or wait <= 0 or wait > self.retry_after_max:  # too long: RetryAfterMiddleware logs it
+            return response
+        host = urlparse_cached(request).hostname or ""
+        self._pause(keys=[self.keys.paused(host)], args=[int(wait * 1e6)])
+        self.crawler.stats.inc_value("mcecrawl/distributed/politeness/retry_after")
+        return response

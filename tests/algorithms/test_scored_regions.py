@@ -2,12 +2,12 @@
 checks on the real dev pages (skipped when ../shared/data is absent)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import mcecrawl
+from data_root import MISSING
+from data_root import SHARED_DATA as DATA
 from mcecrawl.algorithms import scored_regions as sr
 
 ARTICLE = [
@@ -163,8 +163,7 @@ def test_unknown_parameter_is_a_usage_error():
         mcecrawl.extract("<p>x</p>", algorithm="scored_regions", P=3)
 
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-needs_data = pytest.mark.skipif(not (DATA / "r2l").is_dir(), reason="../shared/data (dev pages) is not beside the repo")
+needs_data = pytest.mark.skipif(not (DATA / "r2l").is_dir(), reason=MISSING)
 
 
 @needs_data

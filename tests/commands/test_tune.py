@@ -132,3 +132,28 @@ def test_ambiguous_site_writes_nothing(tmp_path, fake_algorithms, capsys, monkey
     assert run_command("tune", root, "--site", "fa.example", "-a", "first", "--param", "P=1..3") == 0
     assert "several bundled profiles match site 'fa.example' (a, b)" in capsys.readouterr().out
     assert all("extraction" not in json.loads(p.read_text()) for p in profiles.iterdir())
+
+
+def test_installed_package_profiles_are_not_written_without_profile(tmp_path, fake_algorithms, capsys, monkeypatch):
+    """As evaluate --update-baseline: outside a source checkout the bundled profiles are package
+    files, so tune refuses (exit 2, nothing written) unless --profile PATH names where to write."""
+    from mcecrawl.evaluation import gate, tuning
+
+    root = make_dataset(tmp_path / "mini")
+    profiles = tmp_path / "site-packages" / "mcecrawl" / "profiles"
+    profiles.mkdir(parents=True)
+    bundled = profiles / "fa_site.json"
+    bundled.write_text(json.dumps({"name": "fa_site", "live_hosts": ["www.fa.example"]}), encoding="utf-8")
+    before = bundled.read_bytes()
+    monkeypatch.setattr(tuning, "PROFILES_DIR", profiles)
+    monkeypatch.setattr(tuning.find_profiles, "__defaults__", (profiles,))
+    monkeypatch.setattr(gate, "in_source_checkout", lambda: False)
+    args = ("tune", root, "--site", "fa.example", "-a", "first", "--param", "P=1..3")
+    assert run_command(*args) == 2
+    err = capsys.readouterr().err
+    assert "installed package's profiles" in err and "--profile PATH" in err
+    assert bundled.read_bytes() == before
+    assert run_command(*args, "--dry-run") == 0 and bundled.read_bytes() == before
+    mine = tmp_path / "mine.json"
+    assert run_command(*args, "--profile", mine) == 0
+    assert json.loads(mine.read_text(encoding="utf-8"))["extraction"]["params"] == {"P": GOLD_PARAGRAPHS}

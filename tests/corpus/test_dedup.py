@@ -169,3 +169,22 @@ def test_version_1_store_is_migrated(tmp_path):
     with DedupStore(db) as store:
         res = store.check(normalize(TEXT, "fa"), "http://a/1", "a")
         assert res.duplicate_of is None and res.unchanged_since
+
+
+def test_a_near_copy_recrawled_stays_a_near_copy(tmp_path):
+    """The store keeps first copies only: a near copy's own text is in no document, so its
+    re-crawl is checked again and keeps its mark (issue 21: it came back unchanged, unmarked)."""
+    db = tmp_path / "dedup.sqlite"
+    near_text = normalize(TEXT.replace("دوشنبه", "یکشنبه"), "fa")
+    with DedupStore(db) as store:
+        store.check(normalize(TEXT, "fa"), "http://a/1", "a")
+        first = store.check(near_text, "http://b/1", "b")
+        assert (first.duplicate_of, first.kind, first.unchanged_since) == ("http://a/1", "near", None)
+    for _ in range(2):  # two more runs
+        with DedupStore(db) as store:
+            again = store.check(near_text, "http://b/1", "b")
+            assert (again.duplicate_of, again.kind, again.similarity) == ("http://a/1", "near", first.similarity)
+            assert again.cross_site and again.unchanged_since and again.previous_content_sha1 is None
+            original = store.check(normalize(TEXT, "fa"), "http://a/1", "a")
+            assert original.duplicate_of is None and original.unchanged_since
+            assert len(store) == 1

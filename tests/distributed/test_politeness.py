@@ -86,3 +86,32 @@ def test_crawl_delay_holds_across_workers(tmp_path, redis_url):
     assert len(pages) >= site.n
     assert_polite(pages, cd)
     assert max_in_window(pages, 4 * cd) >= 4
+
+
+class RetryAfterSite(SyntheticSite):
+    """Answers the first request for ``path`` with 429 and ``Retry-After: seconds``."""
+
+    def __init__(self, *args, path: str, seconds: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.path, self.seconds, self.refused = path, seconds, False
+
+    def resolver(self, path, query):
+        if path == self.path and not self.refused:
+            self.refused = True
+            return 429, {"Content-Type": "text/plain", "Retry-After": str(self.seconds)}, b"slow down"
+        return super().resolver(path, query)
+
+
+def test_retry_after_pauses_the_host_for_every_worker(tmp_path, redis_url):
+    """A 429 with Retry-After: N to one worker: no worker sends the host anything for N seconds,
+    measured at the server (the shared schedule used to reset the local pause on the next request)."""
+    d, n = 0.4, 3
+    site = RetryAfterSite(12, POOL, size_kb=(4, 8), per_sitemap=100, per_listing=50, path="/news/2", seconds=n)
+    times, paths = crawl(tmp_path, redis_url, site, {"DOWNLOAD_DELAY": str(d)})
+    refused_at = times[paths.index("/news/2")]
+    retried_at = times[len(paths) - 1 - paths[::-1].index("/news/2")]
+    assert paths.count("/news/2") == 2 and retried_at - refused_at >= n
+    during = [(round(t - refused_at, 3), p) for t, p in zip(times, paths) if refused_at < t < refused_at + n]
+    assert during == [], f"requests during the {n} s pause: {during}"
+    assert any(t > refused_at + n for t, p in zip(times, paths) if p != "/news/2")  # the crawl went on after it
+    assert_polite(times, d)

@@ -63,3 +63,52 @@ def test_recrawl_is_unchanged_and_an_edit_an_update_as_in_the_sqlite_store(redis
         assert update.duplicate_of is None and update.previous_content_sha1 == "h1"
         copy = store.check(edited, "u/y", "s")
         assert copy.duplicate_of == "u/x" and copy.kind == "exact"
+
+
+def test_copies_recrawled_answer_as_in_the_sqlite_store(redis_url):
+    """Exact and near copies checked again (a re-crawl) stay copies, in both stores alike."""
+    from mcecrawl.corpus.dedup import DedupStore
+
+    a, b = ARTICLES[3], ARTICLES[4]
+    near = a.replace(a.split()[5], "امروز", 1) + " جمله‌ای تازه."
+    answers = []
+    for store in (DedupStore(":memory:"), RedisDedupStore(redis_url, "t:copies")):
+        got = []
+        for _ in range(3):
+            for text, url in ((a, "u/a"), (a, "u/exact"), (near, "u/near"), (b, "u/b")):
+                r = store.check(text, url, "s")
+                got.append((url, r.duplicate_of, r.kind, round(r.similarity, 6), bool(r.unchanged_since)))
+        answers.append(got)
+    assert answers[0] == answers[1]
+    marks = {url: (dup, kind) for url, dup, kind, _, _ in answers[1][-4:]}
+    assert marks == {"u/a": (None, None), "u/exact": ("u/a", "exact"), "u/near": ("u/a", "near"), "u/b": (None, None)}
+
+
+def test_a_check_makes_three_round_trips_under_the_lock(redis_url, monkeypatch):
+    """Look up (record, first copy, band buckets), fetch the candidates, record: one pipeline each,
+    plus taking and releasing the lock (the store made two more: a round trip per candidate hash
+    and one for the URL's record)."""
+    import redis
+
+    store = RedisDedupStore(redis_url, "t:trips")
+    store.check(ARTICLES[5], "u/a", "s")
+    trips: list[str] = []
+    real_command, real_execute = redis.Redis.execute_command, redis.client.Pipeline.execute
+
+    def command(self, *args, **kwargs):
+        if not isinstance(self, redis.client.Pipeline):
+            trips.append(str(args[0]))
+        return real_command(self, *args, **kwargs)
+
+    def execute(self, *args, **kwargs):
+        trips.append("pipeline")
+        return real_execute(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Redis, "execute_command", command)
+    monkeypatch.setattr(redis.client.Pipeline, "execute", execute)
+    near = store.check(ARTICLES[5] + " جمله‌ای تازه.", "u/near", "s")  # candidates found, a near copy
+    assert near.kind == "near"
+    assert trips.count("pipeline") == 3 and len(trips) == 5, trips
+    trips.clear()
+    store.check(ARTICLES[6], "u/new", "s")  # no candidate: look up and record only
+    assert trips.count("pipeline") == 2 and len(trips) == 4, trips

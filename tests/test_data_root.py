@@ -1,0 +1,27 @@
+"""The shared evaluation data is found through MCE_DATA_ROOT, and tests without it say what to set."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from data_root import DATA_ROOT_ENV
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = "tests/evaluation/test_datasets.py::test_shared_r2l_loads"  # a test taking the shared_data fixture
+
+
+def _pytest(data_root: Path) -> str:
+    env = {**os.environ, DATA_ROOT_ENV: str(data_root)}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", PROBE],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    return proc.stdout + proc.stderr
+
+
+def test_shared_data_follows_mce_data_root_and_the_skip_names_it(tmp_path, shared_data):
+    (tmp_path / "elsewhere").symlink_to(shared_data, target_is_directory=True)
+    assert "1 passed" in _pytest(tmp_path / "elsewhere")
+    out = _pytest(tmp_path / "absent")
+    assert "1 skipped" in out, out
+    assert f"no evaluation data at {tmp_path / 'absent'}: set {DATA_ROOT_ENV} to the folder" in out, out
