@@ -65,8 +65,10 @@ def gaussian(k: int) -> np.ndarray:
 def content_code_ratio(ccv: np.ndarray, k: int) -> np.ndarray:
     """The blurred CCV: per entry, the Gaussian-weighted share of content around it."""
     kernel = gaussian(k)
-    blurred = np.convolve(ccv, kernel, mode="same")
-    weight = np.convolve(np.ones_like(ccv), kernel, mode="same")  # the kernel's mass inside the page
+    pad = np.zeros(k)  # zeros beyond the page's ends; "valid" keeps one value per entry, any length
+    blurred = np.convolve(np.concatenate((pad, ccv, pad)), kernel, mode="valid")
+    inside = np.concatenate((pad, np.ones_like(ccv), pad))
+    weight = np.convolve(inside, kernel, mode="valid")  # the kernel's mass inside the page
     return blurred / weight
 
 

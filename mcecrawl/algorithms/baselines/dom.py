@@ -25,7 +25,8 @@ class TreeError(Exception):
 def page_tree(text: str) -> Any:
     root = parse_tree(text)
     if root is None:
-        raise TreeError("libxml2 built no tree of the page (nesting past its depth limit?)")
+        raise TreeError("libxml2 built no tree of the page (markup nested deeper than its depth limit); "
+                        "the DOM-based method cannot see its text")
     return root
 
 
