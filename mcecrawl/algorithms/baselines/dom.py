@@ -23,7 +23,9 @@ class TreeError(Exception):
 
 
 def page_tree(text: str) -> Any:
-    root = parse_tree(text)
+    """The page's tree, parsed from its UTF-8 bytes (lxml refuses a ``str`` with an XML encoding
+    declaration, and the bytes' encoding is fixed, so no ``<meta charset>`` can mislead it)."""
+    root = parse_tree(text.encode("utf-8", "replace"))
     if root is None:
         raise TreeError("libxml2 built no tree of the page (markup nested deeper than its depth limit); "
                         "the DOM-based method cannot see its text")

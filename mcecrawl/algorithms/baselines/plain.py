@@ -19,4 +19,6 @@ NAME = "plain"
 def plain(text: str, **params: Any) -> Extraction:
     """All the text of the page (no parameters)."""
     p = common.resolve_params(NAME, {}, {}, params)
-    return common.result(NAME, p, text, parse_region(text), None, empty_reason="the page has no text")
+    # UTF-8 bytes: lxml refuses a str with an XML encoding declaration
+    return common.result(NAME, p, text, parse_region(text.encode("utf-8", "replace")), None,
+                         empty_reason="the page has no text")

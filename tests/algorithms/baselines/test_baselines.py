@@ -36,6 +36,10 @@ def test_bad_input_gives_a_status(name):
     assert extract(b"\x89PNG\r\n\x1a\n" + bytes(64), algorithm=name).status == "error"
     assert extract(b"<html><body></body></html>", algorithm=name).status in ("empty", "error")
     assert extract("<p>" + "x " * 10 + "\ud800</p>", algorithm=name).status in ("ok", "empty")
+    # An XML declaration (lxml refuses it in a str) and a stray "<" in the text are still a page.
+    words = " ".join(["word"] * 40)
+    xml = f'<?xml version="1.0" encoding="windows-1255"?><html><body><p>{words} 1 < 2</p></body></html>'
+    assert extract(xml, algorithm=name).status == "ok"
     with pytest.raises(ParamError):
         extract("<p>a</p>", algorithm=name, no_such_param=1)
 
@@ -59,13 +63,25 @@ def test_cli_and_evaluate_take_baselines_but_default_to_the_product(tmp_path, ca
     resolve("bte")  # known to evaluate
 
 
+# Dev sets run whole by the test (the R2L pages and the legacy-encoded ones); of the others every
+# SAMPLE_EVERY-th page, to keep the test within seconds.  benchmarks/paper_tables.py runs every
+# method on every page and counts the statuses (BENCHMARKS.md).
+WHOLE_SETS = ("r2l", "encodings")
+SAMPLE_EVERY = 10
+
+
 @pytest.mark.skipif(not DATA.is_dir(), reason="dev data /work/shared/data is absent")
-def test_every_baseline_runs_on_every_dev_page():
-    """Every page of every dev set through every baseline: a status, never an exception."""
+def test_every_baseline_runs_on_the_dev_pages():
+    """Dev pages through every baseline: a status, never an exception; "error" only for markup nested
+    past libxml2's depth limit (the DOM-based methods, as xpath_blocks)."""
     from mcecrawl.evaluation import load_dataset
 
-    pages = [p for d in sorted(DATA.iterdir()) if (d / "manifest.jsonl").is_file() for p in load_dataset(d)]
-    assert len(pages) > 500
+    pages = []
+    for d in sorted(DATA.iterdir()):
+        if (d / "manifest.jsonl").is_file():
+            every = 1 if d.name in WHOLE_SETS else SAMPLE_EVERY
+            pages += list(load_dataset(d))[::every]
+    assert len(pages) > 70
     for page in pages:
         for name in BASELINE_NAMES:
             ex = extract(page.text, algorithm=name)
