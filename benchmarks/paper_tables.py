@@ -29,8 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import mcecrawl  # noqa: E402
 from bench_default import DATA, GROUPS, PEERS, Page, load_pages, run_all  # noqa: E402
+
+import mcecrawl  # noqa: E402
 from mcecrawl.algorithms import BASELINE_NAMES  # noqa: E402
 from mcecrawl.encoding import decode  # noqa: E402
 from mcecrawl.evaluation import load_dataset  # noqa: E402

@@ -67,7 +67,8 @@ class _Registry(Mapping[str, Callable[..., Extraction]]):
         return len(self.available())
 
 
-ALGORITHMS: Mapping[str, Callable[..., Extraction]] = _Registry({n: f"mcecrawl.algorithms.{n}" for n in ALGORITHM_NAMES})
+ALGORITHMS: Mapping[str, Callable[..., Extraction]] = _Registry(
+    {n: f"mcecrawl.algorithms.{n}" for n in ALGORITHM_NAMES})
 # The seed papers' baselines: selectable by name, never in a default set.
 BASELINES: Mapping[str, Callable[..., Extraction]] = _Registry(
     {n: f"mcecrawl.algorithms.baselines.{m}" for n, m in BASELINE_MODULES.items()})
@@ -171,5 +172,6 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
     return result
 
 
-__all__ = ["ALGORITHMS", "ALGORITHM_NAMES", "BASELINES", "BASELINE_NAMES", "DEFAULT_ALGORITHM", "UTF8_READERS", "Extraction", "ParamError", "Region",
+__all__ = ["ALGORITHMS", "ALGORITHM_NAMES", "BASELINES", "BASELINE_NAMES", "DEFAULT_ALGORITHM", "UTF8_READERS",
+           "Extraction", "ParamError", "Region",
            "extract", "get_algorithm", "sniff_binary"]

@@ -113,7 +113,8 @@ def parse_region(source: str | bytes) -> list[str]:
 
 
 def tree_paragraphs(root: Any) -> list[str]:
-    """Text of an lxml tree (e.g. :func:`parse_tree`'s, pruned by a DOM method), one paragraph per block: block elements and ``<br>`` break it, source
+    """Text of an lxml tree (e.g. :func:`parse_tree`'s, pruned by a DOM method),
+    one paragraph per block: block elements and ``<br>`` break it, source
     newlines inside text are plain whitespace (as a browser renders them).  ``iterwalk`` keeps
     this iterative, whatever the depth."""
     out: list[str] = []

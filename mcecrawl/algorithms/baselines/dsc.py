@@ -41,7 +41,8 @@ def slope_curve(tokens: Tokens, window: int) -> np.ndarray:
     idx = np.arange(n)
     lo = np.maximum(idx - window, 0)
     hi = np.minimum(idx + window + 1, n)
-    return (curve[hi] - curve[lo]) / (hi - lo)
+    rise: np.ndarray = (curve[hi] - curve[lo]) / (hi - lo)
+    return rise
 
 
 def dsc(text: str, **params: Any) -> Extraction:

@@ -1,4 +1,4 @@
-from mcecrawl.algorithms.baselines.density import density, densest_region, fragments
+from mcecrawl.algorithms.baselines.density import densest_region, density, fragments
 from mcecrawl.algorithms.baselines.tokens import tokenize
 
 LONG = "a long fragment of running text with many words in it"
