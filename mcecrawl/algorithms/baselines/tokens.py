@@ -4,8 +4,12 @@ BTE [1]_, DSC [2]_, the CCB family [3]_ and Density [4]_ read an HTML page as a 
 tokens and word tokens.  :func:`tokenize` builds it in one left-to-right scan (each ``<`` is looked
 at once, so time is linear in the page); scripts, styles and comments are removed first, as every
 one of these papers' tokenisers does (they are never content, and their text would otherwise count
-as words).  :func:`paragraphs` turns the words an algorithm kept back into text, one paragraph per
-run of kept words not separated by a block-level tag.
+as words).  A word is a run of non-space characters, except that each CJK character is a word of its
+own (Chinese and Japanese are written without spaces: a whole paragraph would otherwise be one
+token, and BTE, DSC and TCCB would weigh it as one word; the evaluation counts CJK text per
+character the same way).  :func:`paragraphs` turns the words an algorithm kept back into text, one
+paragraph per run of kept words not separated by a block-level tag, with a space between two words
+only where the source had whitespace.
 
 References
 ----------
@@ -35,6 +39,9 @@ RAW_TEXT_TAGS = frozenset({"script", "style", "noscript", "template", "textarea"
 # any other "<" is a character of the text.
 _TAG_OPEN = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:_-]*)|<[!?]")
 _RAW_CLOSE = {name: re.compile(rf"</{name}\s*>", re.I) for name in RAW_TEXT_TAGS}
+# CJK punctuation, kana, CJK ideographs (with Extension A), compatibility ideographs, fullwidth forms.
+CJK_CLASS = "\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+_WORD = re.compile(f"[{CJK_CLASS}]|[^\\s{CJK_CLASS}]+")
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,7 @@ class Tokens:
     names: list[str]  # lower-case tag name ("" for a word; "!" for a declaration)
     closing: np.ndarray  # bool: an end tag
     in_anchor: np.ndarray  # bool: a word inside <a>...</a>
+    spaced: np.ndarray  # bool: whitespace in the source between this word and the previous one
 
     def __len__(self) -> int:
         return len(self.words)
@@ -72,18 +80,28 @@ def tokenize(text: str) -> Tokens:
     names: list[str] = []
     closing: list[bool] = []
     in_anchor: list[bool] = []
+    spaced: list[bool] = []
     anchor = False
+    gap = False  # whitespace since the last word
 
     def add_text(segment: str) -> None:
+        nonlocal gap
         if not segment or segment.isspace():
+            gap = gap or bool(segment)
             return
-        for word in html.unescape(segment).split():
+        segment = html.unescape(segment)
+        end = 0
+        for m in _WORD.finditer(segment):
+            word = m.group()
             is_tag.append(False)
             lengths.append(len(word))
             words.append(word)
             names.append("")
             closing.append(False)
             in_anchor.append(anchor)
+            spaced.append(gap or m.start() > end)  # only whitespace lies between two matches
+            gap, end = False, m.end()
+        gap = end < len(segment)
 
     n = len(text)
     pos = 0
@@ -120,9 +138,10 @@ def tokenize(text: str) -> Tokens:
         names.append(name)
         closing.append(is_close)
         in_anchor.append(False)
+        spaced.append(False)
         pos = end
     return Tokens(np.array(is_tag, dtype=bool), np.array(lengths, dtype=np.int64), words, names,
-                  np.array(closing, dtype=bool), np.array(in_anchor, dtype=bool))
+                  np.array(closing, dtype=bool), np.array(in_anchor, dtype=bool), np.array(spaced, dtype=bool))
 
 
 def paragraphs(tokens: Tokens, keep: np.ndarray) -> list[str]:
@@ -133,8 +152,10 @@ def paragraphs(tokens: Tokens, keep: np.ndarray) -> list[str]:
     blocks_before = np.cumsum(tokens.is_block_tag)[kept]
     starts = np.flatnonzero(np.diff(blocks_before, prepend=-1))
     out = []
+    words, spaced = tokens.words, tokens.spaced
     for a, b in zip(starts, [*starts[1:], kept.size]):
-        line = collapse(" ".join(tokens.words[i] for i in kept[a:b]))
+        run = kept[a:b]
+        line = collapse(words[run[0]] + "".join((" " if spaced[i] else "") + words[i] for i in run[1:]))
         if any(c.isalnum() for c in line):  # a lone "|" or "-" is not a paragraph (as parse.py)
             out.append(line)
     return out

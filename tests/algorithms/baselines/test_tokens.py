@@ -39,3 +39,9 @@ def test_max_subarray_matches_brute_force():
             assert got is None
         else:
             assert v[got[0]:got[1] + 1].sum() == best
+
+
+def test_cjk_characters_are_words_and_spaces_follow_the_source():
+    t = tokenize("<p>wo<b>rd</b> one 中文字 ab中c</p>")
+    assert [w for w in t.words if w] == ["wo", "rd", "one", "中", "文", "字", "ab", "中", "c"]
+    assert paragraphs(t, np.ones(len(t), dtype=bool)) == ["word one 中文字 ab中c"]
