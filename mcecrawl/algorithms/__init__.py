@@ -2,6 +2,9 @@
 
 ``ALGORITHMS`` maps a name to a function ``(text: str, **params) -> Extraction``; entries resolve
 lazily to ``mcecrawl.algorithms.<name>:<name>``, so an algorithm plugs in by its module existing.
+``BASELINES`` does the same for the seed papers' baselines (:mod:`mcecrawl.algorithms.baselines`):
+they run when named (``extract(..., algorithm="bte")``, ``-a bte``) and stay out of every default set,
+which iterates ``ALGORITHMS`` only.
 :func:`extract` decodes bytes once (:func:`mcecrawl.encoding.decode`) and dispatches.
 """
 from __future__ import annotations
@@ -12,6 +15,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Callable, Iterator
 
+from mcecrawl.algorithms.baselines import BASELINE_MODULES, BASELINE_NAMES
 from mcecrawl.algorithms.common import ParamError
 from mcecrawl.algorithms.result import Extraction, Region
 
@@ -41,18 +45,18 @@ _NOT_CONTROL = bytes(b for b in range(256) if b >= 0x20 or b in b"\t\n\r\f\x1b")
 class _Registry(Mapping[str, Callable[..., Extraction]]):
     """Name -> algorithm function, imported on first use."""
 
-    def __init__(self, names: tuple[str, ...]):
-        self._names = names
+    def __init__(self, modules: Mapping[str, str]):
+        self._modules = dict(modules)  # name -> module defining the function ``name``
         self._loaded: dict[str, Callable[..., Extraction]] = {}
 
     def available(self) -> tuple[str, ...]:
-        return tuple(n for n in self._names if importlib.util.find_spec(f"mcecrawl.algorithms.{n}") is not None)
+        return tuple(n for n, m in self._modules.items() if importlib.util.find_spec(m) is not None)
 
     def __getitem__(self, name: str) -> Callable[..., Extraction]:
         if name not in self._loaded:
-            if name not in self._names or name not in self.available():
+            if name not in self._modules or name not in self.available():
                 raise KeyError(name)
-            module = importlib.import_module(f"mcecrawl.algorithms.{name}")
+            module = importlib.import_module(self._modules[name])
             self._loaded[name] = getattr(module, name)
         return self._loaded[name]
 
@@ -63,15 +67,20 @@ class _Registry(Mapping[str, Callable[..., Extraction]]):
         return len(self.available())
 
 
-ALGORITHMS: Mapping[str, Callable[..., Extraction]] = _Registry(ALGORITHM_NAMES)
+ALGORITHMS: Mapping[str, Callable[..., Extraction]] = _Registry(
+    {n: f"mcecrawl.algorithms.{n}" for n in ALGORITHM_NAMES})
+# The seed papers' baselines: selectable by name, never in a default set.
+BASELINES: Mapping[str, Callable[..., Extraction]] = _Registry(
+    {n: f"mcecrawl.algorithms.baselines.{m}" for n, m in BASELINE_MODULES.items()})
 
 
 def get_algorithm(name: str) -> Callable[..., Extraction]:
-    """The algorithm function called ``name``; ValueError naming the known ones otherwise."""
-    try:
-        return ALGORITHMS[name]
-    except KeyError:
-        raise ValueError(f"unknown algorithm {name!r}; available: {', '.join(ALGORITHMS)}") from None
+    """The algorithm (or baseline) function called ``name``; ValueError naming the known ones otherwise."""
+    for registry in (ALGORITHMS, BASELINES):
+        if name in registry:
+            return registry[name]
+    raise ValueError(f"unknown algorithm {name!r}; available: {', '.join(ALGORITHMS)}; "
+                     f"baselines: {', '.join(BASELINES)}")
 
 
 def sniff_binary(body: bytes) -> str | None:
@@ -98,7 +107,8 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
     html : bytes or str
         The page; bytes in any encoding are decoded by :func:`mcecrawl.encoding.decode`.
     algorithm : str
-        One of :data:`ALGORITHMS` ("dana", "danag", "r2l", "xpath_blocks").
+        One of :data:`ALGORITHMS` ("scored_regions", "dana", "danag", "r2l", "xpath_blocks") or of
+        :data:`BASELINES` ("plain", "bte", "dsc", "fe", "kfe", "lqf", "crunch", "ccb", "accb", "tccb", "density").
     url : str, optional
         The page's address (kept for algorithms and callers that log it).
     content_type : str, optional
@@ -164,5 +174,6 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
     return result
 
 
-__all__ = ["ALGORITHMS", "ALGORITHM_NAMES", "DEFAULT_ALGORITHM", "UTF8_READERS", "Extraction", "ParamError", "Region",
+__all__ = ["ALGORITHMS", "ALGORITHM_NAMES", "BASELINES", "BASELINE_NAMES", "DEFAULT_ALGORITHM", "UTF8_READERS",
+           "Extraction", "ParamError", "Region",
            "extract", "get_algorithm", "sniff_binary"]

@@ -118,11 +118,12 @@ def parse_region(source: str | bytes) -> list[str]:
     root = parse_tree(source)
     if root is None:
         return _strip_tags(source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source)
-    return _paragraphs(root)
+    return tree_paragraphs(root)
 
 
-def _paragraphs(root: Any) -> list[str]:
-    """Text of the tree, one paragraph per block: block elements and ``<br>`` break it, source
+def tree_paragraphs(root: Any) -> list[str]:
+    """Text of an lxml tree (e.g. :func:`parse_tree`'s, pruned by a DOM method),
+    one paragraph per block: block elements and ``<br>`` break it, source
     newlines inside text are plain whitespace (as a browser renders them).  ``iterwalk`` keeps
     this iterative, whatever the depth.  The compiled walk (``_cleaning``) gives the same
     paragraphs when it is in use."""

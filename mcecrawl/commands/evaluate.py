@@ -13,7 +13,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("datasets", nargs="*", metavar="DATASET",
                         help="dataset folders in the format of docs/evaluation.md (manifest.jsonl, pages/, gold/)")
     parser.add_argument("--algorithm", "-a", default=None,
-                        help="comma-separated algorithms (default: every registered one); peers as peer:NAME")
+                        help="comma-separated algorithms (default: every algorithm of the product; the seed papers' "
+                             "baselines, e.g. bte or tccb, only when named); peers as peer:NAME")
     parser.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm parameter (repeatable)")
     parser.add_argument("--by", action="append", choices=("site", "lang", "script"), default=[],
                         help="add a breakdown (repeatable); per-script rows are always shown for R2L data")

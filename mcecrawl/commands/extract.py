@@ -17,11 +17,12 @@ _LINE_SEPARATORS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"}
 
 
 def add_arguments(parser) -> None:
-    from mcecrawl.algorithms import ALGORITHM_NAMES, DEFAULT_ALGORITHM
+    from mcecrawl.algorithms import ALGORITHM_NAMES, BASELINE_NAMES, DEFAULT_ALGORITHM
 
     parser.add_argument("paths", nargs="+", metavar="PATH", help="HTML file, directory (searched recursively) or glob")
-    parser.add_argument("-a", "--algorithm", default=DEFAULT_ALGORITHM, choices=ALGORITHM_NAMES,
-                        help=f"extraction algorithm (default {DEFAULT_ALGORITHM})")
+    parser.add_argument("-a", "--algorithm", default=DEFAULT_ALGORITHM, choices=ALGORITHM_NAMES + BASELINE_NAMES,
+                        help=f"extraction algorithm (default {DEFAULT_ALGORITHM}); the seed papers' baselines "
+                             f"({', '.join(BASELINE_NAMES)}) run only when named")
     parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
                         help="algorithm parameter, e.g. --param P=8 (repeatable)")
     parser.add_argument("-f", "--format", default="text", choices=("text", "jsonl"),

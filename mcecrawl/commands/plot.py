@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     except (argparse.ArgumentTypeError, OSError) as exc:
         print(f"mcecrawl plot: {exc}", file=sys.stderr)
         return 2
-    if args.algorithm not in algorithms.ALGORITHMS:
+    if args.algorithm not in algorithms.ALGORITHMS and args.algorithm not in algorithms.BASELINES:
         print(f"mcecrawl plot: unknown algorithm {args.algorithm!r} "
               f"(available: {', '.join(sorted(algorithms.ALGORITHMS)) or 'none registered yet'})", file=sys.stderr)
         return 2

@@ -63,9 +63,10 @@ def resolve(name: str) -> Runner:
                                    f"installed: {', '.join(available_peers()) or 'none'}")
         importlib.import_module(PEERS[peer][0])  # import now, not inside the first page's timing
         return lambda page, params: run_peer(peer, page.text, page.url, page.lang)
-    if name not in algorithms.ALGORITHMS:
+    if name not in algorithms.ALGORITHMS and name not in algorithms.BASELINES:
         known = ", ".join(sorted(algorithms.ALGORITHMS)) or "none registered yet"
-        raise UnknownAlgorithm(f"unknown algorithm {name!r} (available: {known})")
+        raise UnknownAlgorithm(f"unknown algorithm {name!r} (available: {known}; "
+                               f"baselines: {', '.join(algorithms.BASELINES)})")
 
     usage_error = getattr(algorithms, "ParamError", ())
 
