@@ -252,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=None, help="write the results here too")
     ap.add_argument("--profile", action="store_true",
                     help="one more full crawl under cProfile: CPU per article by component")
+    ap.add_argument("--profile-out", default=None, metavar="FILE",
+                    help="with --profile: keep the crawl process's cProfile stats here (read with pstats)")
     ap.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                     help="extra setting for the full crawl only, e.g. -s MCE_EXTRACTION_WORKERS=0")
     args = ap.parse_args(argv)
@@ -291,6 +293,10 @@ def main(argv: list[str] | None = None) -> int:
             timed = min(results["full"], key=lambda r: r["elapsed_s"])
             print_components(tmp / "crawl.prof", timed,
                              min(results["bare"], key=lambda r: r["elapsed_s"]) if results["bare"] else None)
+            if args.profile_out:
+                import shutil
+
+                shutil.copyfile(tmp / "crawl.prof", args.profile_out)
     best = {k: min(v, key=lambda r: r["elapsed_s"]) for k, v in results.items() if v}
     if args.set:
         print("full crawl settings: " + " ".join(args.set))
