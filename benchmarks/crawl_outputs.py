@@ -12,14 +12,16 @@ Two crawls (``scrapy crawl`` subprocesses of this checkout):
   CJK, legacy encodings served with their manifest charset) as article URLs of a local mirror
   crawled with the ``bbc_persian`` profile (as ``tests/test_crawl_real_pages.py`` does with r2l).
 
-Each crawl runs with one request at a time, so "the first copy" of a duplicate is the same in both
-runs.  Records are written sorted by canonical URL, without the fields that measure time
+Each crawl runs with one request at a time and ``PYTHONHASHSEED=0``, so "the first copy" of a
+duplicate is the same in both runs; the local server's address becomes :data:`SERVER`.  Records are
+written sorted by canonical URL, without the fields that measure time
 (:data:`TIMING_FIELDS`), one JSON object per line: ``compare`` diffs them field by field.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -38,6 +40,8 @@ DATA = ROOT.parent / "shared" / "data"
 # Fields that differ between two runs of the same crawl: when, and how long.
 TIMING_FIELDS = ("fetched_at", "extraction_ms")
 ONE_AT_A_TIME = {"CONCURRENT_REQUESTS": "1", "CONCURRENT_REQUESTS_PER_DOMAIN": "1"}
+# The local server's address (a free port per run) in the records, e.g. ``url``.
+SERVER = "http://server.invalid"
 
 
 def real_mirror(root: Path) -> int:
@@ -66,11 +70,14 @@ def real_mirror(root: Path) -> int:
 
 def _crawl(spider: str, srv_url: str, tmp: Path, name: str, args: dict[str, str]) -> list[dict]:
     out = tmp / f"{name}.jsonl"
+    # String hashing fixed: which of several near copies a duplicate is matched to follows set order
+    # in the dedup store (mcecrawl/corpus/dedup.py), which would differ from run to run.
+    os.environ["PYTHONHASHSEED"] = "0"
     proc = run_crawl(spider, base_url=srv_url, output=out, cwd=tmp, timeout=1800, args=args,
                      settings={**ONE_AT_A_TIME, "MCE_DEDUP_DB": str(tmp / f"{name}-dedup.sqlite")})
     if proc.returncode != 0:
         raise SystemExit(f"{name} crawl failed:\n{proc.stderr[-3000:]}")
-    return read_jsonl(out)
+    return [json.loads(json.dumps(r, ensure_ascii=False).replace(srv_url, SERVER)) for r in read_jsonl(out)]
 
 
 def record(out_dir: Path, articles: int) -> None:
