@@ -24,7 +24,8 @@ are shared with other work: figures are noisy.
 
 ``--profile`` adds one more full crawl under cProfile and splits the CPU per article by component,
 summed over the crawl process and its extraction workers: the workers' own CPU
-(``mcecrawl/extraction/cpu_ms_total``, measured in the worker), the crawl process's CPU (the timed
+(``mcecrawl/extraction/cpu_ms_total``, measured in the worker: the extraction and the corpus text steps run
+beside it, ``text_norm`` and dates), the crawl process's CPU (the timed
 run's CPU minus the workers') split by each component's share of the profiled run (the cumulative
 time of its entry points; cProfile slows the process, so its shares are used, not its times), and
 the bare crawl's CPU per article beside it: the floor the 1.5x target is weighed against.
@@ -200,6 +201,7 @@ def _components():
     from mcecrawl.spiders import base
 
     return [
+        ("start-up: corpus pipeline (dedup store, langid model)", [pipelines.CorpusQualityPipeline.from_crawler]),
         ("encoding middleware (decode, re-encode)",
          [downloadermiddlewares.EncodingNormalizationMiddleware.process_response]),
         ("spider: discovery (sitemaps, listings)",
@@ -208,7 +210,8 @@ def _components():
         ("extraction pipeline (hand-off to the worker, item fill)", [pipelines.ExtractionPipeline.process_item]),
         ("  of which: transfer to/from the worker",
          [extraction_worker.WorkerPool.run, extraction_worker.WorkerPool._read]),
-        ("corpus quality pipeline (normalise, langid, dedup, dates)", [pipelines.CorpusQualityPipeline.process_item]),
+        ("corpus quality pipeline (langid, dedup; what the worker did not)",
+         [pipelines.CorpusQualityPipeline.process_item]),
         ("feed writing (JSON line, flush)", [exporters.SafeJsonLinesItemExporter.export_item]),
     ]
 
@@ -224,7 +227,7 @@ def print_components(path: Path, timed: dict, bare: dict | None) -> None:
     crawl = max(1000 * timed["cpu_s"] / pages - workers, 0.0)
     print(f"\nCPU per article, crawl process + extraction workers: {1000 * timed['cpu_s'] / pages:.2f} ms"
           + (f" (bare Scrapy: {1000 * bare['cpu_s'] / max(bare['responses'], 1):.2f} ms per response)" if bare else ""))
-    print(f"  {'extraction (in the worker processes, their own CPU)':60} {workers:6.2f} ms")
+    print(f"  {'extraction + text_norm/dates (worker processes, their own CPU)':60} {workers:6.2f} ms")
     print(f"  {'crawl process (start-up included)':60} {crawl:6.2f} ms")
     rest = 1.0
     for label, funcs in _components():
