@@ -147,7 +147,10 @@ class CorpusQualityPipeline:
     syndication across sites is found), ``MCE_DEDUP_DROP`` (False), ``MCE_DEDUP_THRESHOLD`` (0.5),
     ``MCE_DATES_ENABLED`` (True), ``MCE_RECRAWL_UNCHANGED`` ("mark": a re-crawled URL with the
     same text is written with ``unchanged_since``; "skip": dropped).
-    Stats: ``mcecrawl/corpus/{items,recrawl/unchanged,recrawl/unchanged_skipped,recrawl/updated,
+    ``text_norm`` and the dates are computed by the extraction worker when ExtractionPipeline hands
+    them over (:meth:`hand_over`; counted in ``text_steps_in_worker``), else here.
+    Stats: ``mcecrawl/corpus/{items,text_steps_in_worker,recrawl/unchanged,recrawl/unchanged_skipped,
+    recrawl/updated,
     lang_detected/<l>,lang_mismatch,lang_mismatch/<declared>-><detected>,
     duplicates/<kind>,duplicates/cross_site,duplicates_dropped,calendar/<c>,undated,ms_total}``.
     """
@@ -228,6 +231,9 @@ class CorpusQualityPipeline:
                 self.quality.store = store
         inc = self.stats.inc_value
         inc("mcecrawl/corpus/items")
+        if self.quality.precomputed_used:  # the text steps this item needed were done by its extraction worker
+            inc("mcecrawl/corpus/text_steps_in_worker", self.quality.precomputed_used)
+            self.quality.precomputed_used = 0
         inc("mcecrawl/corpus/ms_total", round((time.perf_counter() - t0) * 1000, 3))  # sub-ms: no int()
         if adapter.get("lang_detected"):
             inc(f"mcecrawl/corpus/lang_detected/{adapter['lang_detected']}")

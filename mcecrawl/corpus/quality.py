@@ -54,6 +54,7 @@ class CorpusQuality:
     normalize_params: dict[str, Any] = field(default_factory=dict)
     langid: bool = True
     dates: bool = True
+    precomputed_used: int = 0  # apply() calls that took their text steps from ``precomputed``
 
     def settings_key(self) -> tuple[Any, ...]:
         """The configuration :class:`TextQuality` depends on (plain values: sent to a worker)."""
@@ -108,6 +109,7 @@ class CorpusQuality:
         if (html is None and precomputed is not None and precomputed[1].norm_lang == norm_lang
                 and precomputed[1].inputs == inputs and precomputed[0] == text):
             tq = precomputed[1]
+            self.precomputed_used += 1
         else:
             tq = self.analyse(text, norm_lang, inputs, dates=html is None)
         record["text_norm"] = tq.text_norm
