@@ -24,9 +24,11 @@ are shared with other work: figures are noisy.
 
 ``--profile`` adds one more full crawl under cProfile and splits the CPU per article by component,
 summed over the crawl process and its extraction workers: the workers' own CPU
-(``mcecrawl/extraction/cpu_ms_total``, measured in the worker), the crawl process's CPU (the timed
+(``mcecrawl/extraction/cpu_ms_total``, measured in the worker: the extraction and the corpus text steps run
+beside it, ``text_norm`` and dates), the crawl process's CPU (the timed
 run's CPU minus the workers') split by each component's share of the profiled run (the cumulative
-time of its entry points; cProfile slows the process, so its shares are used, not its times), and
+CPU time of its entry points, profiled with ``time.process_time`` so that waiting for a core on a
+loaded machine counts nowhere; cProfile slows the process, so its shares are used, not its times), and
 the bare crawl's CPU per article beside it: the floor the 1.5x target is weighed against.
 """
 from __future__ import annotations
@@ -200,6 +202,7 @@ def _components():
     from mcecrawl.spiders import base
 
     return [
+        ("start-up: corpus pipeline (dedup store, langid model)", [pipelines.CorpusQualityPipeline.from_crawler]),
         ("encoding middleware (decode, re-encode)",
          [downloadermiddlewares.EncodingNormalizationMiddleware.process_response]),
         ("spider: discovery (sitemaps, listings)",
@@ -208,9 +211,26 @@ def _components():
         ("extraction pipeline (hand-off to the worker, item fill)", [pipelines.ExtractionPipeline.process_item]),
         ("  of which: transfer to/from the worker",
          [extraction_worker.WorkerPool.run, extraction_worker.WorkerPool._read]),
-        ("corpus quality pipeline (normalise, langid, dedup, dates)", [pipelines.CorpusQualityPipeline.process_item]),
+        ("corpus quality pipeline (langid, dedup; what the worker did not)",
+         [pipelines.CorpusQualityPipeline.process_item]),
         ("feed writing (JSON line, flush)", [exporters.SafeJsonLinesItemExporter.export_item]),
     ]
+
+
+# ``python -m cProfile`` times with the wall clock: on a shared machine the shares would count the time
+# the process waits for a core.  This profiles ``python -m scrapy ARGS`` with the process's CPU time.
+CPU_PROFILE = """
+import cProfile, runpy, sys, time
+out = sys.argv[1]
+sys.argv = ["scrapy"] + sys.argv[2:]
+prof = cProfile.Profile(time.process_time)
+try:
+    prof.runcall(runpy.run_module, "scrapy", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+finally:
+    prof.dump_stats(out)
+"""
 
 
 def print_components(path: Path, timed: dict, bare: dict | None) -> None:
@@ -224,7 +244,7 @@ def print_components(path: Path, timed: dict, bare: dict | None) -> None:
     crawl = max(1000 * timed["cpu_s"] / pages - workers, 0.0)
     print(f"\nCPU per article, crawl process + extraction workers: {1000 * timed['cpu_s'] / pages:.2f} ms"
           + (f" (bare Scrapy: {1000 * bare['cpu_s'] / max(bare['responses'], 1):.2f} ms per response)" if bare else ""))
-    print(f"  {'extraction (in the worker processes, their own CPU)':60} {workers:6.2f} ms")
+    print(f"  {'extraction + text_norm/dates (worker processes, their own CPU)':60} {workers:6.2f} ms")
     print(f"  {'crawl process (start-up included)':60} {crawl:6.2f} ms")
     rest = 1.0
     for label, funcs in _components():
@@ -252,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=None, help="write the results here too")
     ap.add_argument("--profile", action="store_true",
                     help="one more full crawl under cProfile: CPU per article by component")
+    ap.add_argument("--profile-out", default=None, metavar="FILE",
+                    help="with --profile: keep the crawl process's cProfile stats here (read with pstats)")
     ap.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                     help="extra setting for the full crawl only, e.g. -s MCE_EXTRACTION_WORKERS=0")
     args = ap.parse_args(argv)
@@ -274,8 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         extra = dict(x.split("=", 1) for x in args.set)
         full_cmd = crawl_command("profile", base_url=srv.url, output=tmp / "full.jsonl",
                                  args={"profile": str(profile)}, settings={**conc, **extra})
-        profiled_cmd = list(full_cmd)  # python -m cProfile -o FILE -m scrapy crawl ...
-        profiled_cmd[1:3] = ["-m", "cProfile", "-o", str(tmp / "crawl.prof"), "-m", "scrapy"]
+        profiled_cmd = list(full_cmd)  # python -c CPU_PROFILE FILE crawl ...
+        profiled_cmd[1:3] = ["-c", CPU_PROFILE, str(tmp / "crawl.prof")]
         bare_env = {k: v for k, v in os.environ.items() if k != "SCRAPY_SETTINGS_MODULE"}
         bare_cmd = [sys.executable, "-m", "scrapy", "runspider", str(ROOT / "benchmarks" / "bare_spider.py"),
                     "-a", f"base_url={srv.url}"] + [x for k, v in conc.items() for x in ("-s", f"{k}={v}")]
@@ -291,6 +313,10 @@ def main(argv: list[str] | None = None) -> int:
             timed = min(results["full"], key=lambda r: r["elapsed_s"])
             print_components(tmp / "crawl.prof", timed,
                              min(results["bare"], key=lambda r: r["elapsed_s"]) if results["bare"] else None)
+            if args.profile_out:
+                import shutil
+
+                shutil.copyfile(tmp / "crawl.prof", args.profile_out)
     best = {k: min(v, key=lambda r: r["elapsed_s"]) for k, v in results.items() if v}
     if args.set:
         print("full crawl settings: " + " ".join(args.set))

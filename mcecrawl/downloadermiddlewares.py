@@ -317,7 +317,9 @@ class EncodingNormalizationMiddleware:
 
     The replacement response (``response.replace``: never mutated) has a UTF-8 body, a
     ``Content-Type`` whose charset is utf-8 and its stale ``<meta>``/XML declarations rewritten,
-    so anything re-parsing the bytes sees one truth.  Provenance goes into the request meta,
+    so anything re-parsing the bytes sees one truth; a response that is all that already (valid
+    UTF-8, labelled utf-8 in any letter case, nothing to rewrite) is passed on as it is, with only
+    its decoded text cached.  Provenance goes into the request meta,
     which the spider sees as ``response.meta``: see :data:`META_KEYS`.
 
     Forcing an encoding, most specific first: ``Request.meta["mce_encoding"]``; the spider
@@ -365,9 +367,15 @@ class EncodingNormalizationMiddleware:
             self.stats.inc_value("mcecrawl/encoding/declarations_rewritten", rewritten)
         # Valid UTF-8 left unchanged keeps its bytes (no copy); a BOM is dropped.
         unchanged = decoded.encoding == "utf-8" and not rewritten and not decoded.replacements
+        new_type = utf8_content_type(content_type, response)
+        if unchanged and content_type is not None and content_type.lower() == new_type.lower():
+            # Already UTF-8 and labelled so: the response is what a replacement would be (copying
+            # 100-500 KB responses and their headers is most of this middleware's cost otherwise).
+            seed_text_cache(response, text)
+            return response
         body = response.body if unchanged else text.encode("utf-8")
         headers = response.headers.copy()
-        headers["Content-Type"] = utf8_content_type(content_type, response)
+        headers["Content-Type"] = new_type
         new = response.replace(body=body, headers=headers, encoding="utf-8")
         # ``body`` is exactly ``text`` in UTF-8: seed Scrapy's cache of ``response.text`` so the
         # next reader (MetaRefreshMiddleware, the spider) does not decode 100-500 KB again.

@@ -14,7 +14,8 @@ import hashlib
 import logging
 import sqlite3
 import time
-from typing import Any
+import weakref
+from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
@@ -24,6 +25,9 @@ from mcecrawl.config import Config
 from mcecrawl.exporters import sanitize
 from mcecrawl.extraction import ExtractionJob, run_job
 from mcecrawl.items import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from mcecrawl.corpus.quality import TextQuality
 
 logger = logging.getLogger(__name__)
 
@@ -44,12 +48,17 @@ class ExtractionPipeline:
         self.workers = Config.from_settings(crawler.settings).extraction_workers
         self._bad_config: set[str] = set()
         self._pool = None
+        self._corpus: CorpusQualityPipeline | None = None  # the text steps it wants done with the extraction
 
     @classmethod
     def from_crawler(cls, crawler):
         return cls(crawler)
 
     async def open_spider(self) -> None:
+        try:
+            self._corpus = self.crawler.get_item_pipeline(CorpusQualityPipeline)
+        except (AttributeError, RuntimeError):  # a crawler without an engine (unit tests): no hand-over
+            self._corpus = None
         if self.workers > 0:
             from mcecrawl.extraction.pool import WorkerPool
 
@@ -80,8 +89,11 @@ class ExtractionPipeline:
         return item
 
     async def _extract(self, adapter: ItemAdapter, page: bytes) -> None:
+        quality = None
+        if self._corpus is not None and adapter.get("lang"):  # the declared language is the one it folds for
+            quality = (adapter["lang"], self._corpus.quality.text_inputs(adapter))
         job = ExtractionJob(page, adapter.get("algorithm") or DEFAULT_ALGORITHM, dict(adapter.get("params") or {}),
-                            adapter.get("url"))
+                            adapter.get("url"), quality)
         result = None
         if self._pool is not None:
             from mcecrawl.extraction.pool import WorkerDied
@@ -104,6 +116,8 @@ class ExtractionPipeline:
             adapter["title"] = result.title
         adapter["params"] = result.params
         self._fill(adapter, result.text, result.paragraphs, result.status, result.reason, result.ms)
+        if result.quality is not None and self._corpus is not None and adapter["text"] == result.text:
+            self._corpus.hand_over(adapter.item, adapter["text"], result.quality)
 
     @staticmethod
     def _fill(adapter: ItemAdapter, text: str, paragraphs, status: str, reason: str, ms: float) -> None:
@@ -133,7 +147,10 @@ class CorpusQualityPipeline:
     syndication across sites is found), ``MCE_DEDUP_DROP`` (False), ``MCE_DEDUP_THRESHOLD`` (0.5),
     ``MCE_DATES_ENABLED`` (True), ``MCE_RECRAWL_UNCHANGED`` ("mark": a re-crawled URL with the
     same text is written with ``unchanged_since``; "skip": dropped).
-    Stats: ``mcecrawl/corpus/{items,recrawl/unchanged,recrawl/unchanged_skipped,recrawl/updated,
+    ``text_norm`` and the dates are computed by the extraction worker when ExtractionPipeline hands
+    them over (:meth:`hand_over`; counted in ``text_steps_in_worker``), else here.
+    Stats: ``mcecrawl/corpus/{items,text_steps_in_worker,recrawl/unchanged,recrawl/unchanged_skipped,
+    recrawl/updated,
     lang_detected/<l>,lang_mismatch,lang_mismatch/<declared>-><detected>,
     duplicates/<kind>,duplicates/cross_site,duplicates_dropped,calendar/<c>,undated,ms_total}``.
     """
@@ -172,6 +189,16 @@ class CorpusQualityPipeline:
             from mcecrawl.corpus.langid import warm_up
 
             warm_up()
+        # TextQuality done by ExtractionPipeline's worker, per item, until this pipeline takes it.
+        self._precomputed: weakref.WeakKeyDictionary[Any, tuple[str, TextQuality]] = weakref.WeakKeyDictionary()
+
+    def hand_over(self, item: Any, text: str, quality: TextQuality) -> None:
+        """``quality`` of ``text`` for ``item``, from an extraction worker (:meth:`CorpusQuality.apply`'s
+        ``precomputed``).  Items that cannot be weakly referenced (dicts) are analysed here instead."""
+        try:
+            self._precomputed[item] = (text, quality)
+        except TypeError:
+            pass
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -189,17 +216,24 @@ class CorpusQualityPipeline:
         adapter = ItemAdapter(item)
         t0 = time.perf_counter()
         try:
-            self.quality.apply(adapter, html=None)
+            precomputed = self._precomputed.pop(item, None)
+        except TypeError:  # not weakly referable: never handed over
+            precomputed = None
+        try:
+            self.quality.apply(adapter, html=None, precomputed=precomputed)
         except sqlite3.Error as exc:  # a locked/corrupt dedup store must not cost the item
             logger.error("Dedup store error, item written unchecked: %s (%s)", exc, adapter.get("url"))
             self.stats.inc_value("mcecrawl/corpus/dedup_errors")
             store, self.quality.store = self.quality.store, None
             try:
-                self.quality.apply(adapter, html=None)
+                self.quality.apply(adapter, html=None, precomputed=precomputed)
             finally:
                 self.quality.store = store
         inc = self.stats.inc_value
         inc("mcecrawl/corpus/items")
+        if self.quality.precomputed_used:  # the text steps this item needed were done by its extraction worker
+            inc("mcecrawl/corpus/text_steps_in_worker", self.quality.precomputed_used)
+            self.quality.precomputed_used = 0
         inc("mcecrawl/corpus/ms_total", round((time.perf_counter() - t0) * 1000, 3))  # sub-ms: no int()
         if adapter.get("lang_detected"):
             inc(f"mcecrawl/corpus/lang_detected/{adapter['lang_detected']}")

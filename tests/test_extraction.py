@@ -43,8 +43,20 @@ def test_the_page_is_not_decoded_again(monkeypatch):
         assert outcome.status == "ok" and "پاراگراف شماره 3" in outcome.text, outcome.reason
 
 
+def test_corpus_text_steps_run_beside_the_extraction():
+    from mcecrawl.corpus.quality import CorpusQuality
+
+    quality = CorpusQuality()
+    inputs = quality.text_inputs({"published_raw": "۱۴۰۲/۰۸/۱۵", "lang": "fa"})
+    outcome = run_job(ExtractionJob(PAGE, "scored_regions", quality=("fa", inputs)))
+    assert outcome.quality == quality.analyse(outcome.text, "fa", inputs)
+    assert outcome.quality.date is not None and outcome.quality.date.calendar == "jalali"
+    assert run_job(ExtractionJob(PAGE, "scored_regions")).quality is None
+
+
 def test_the_pool_returns_what_run_job_returns():
     jobs = [ExtractionJob(PAGE, name) for name in ("scored_regions", "dana", "r2l")]
+    jobs.append(ExtractionJob(PAGE, "scored_regions", quality=("fa", (None, False, ((), True)))))
 
     async def through_pool():
         pool = WorkerPool(2)

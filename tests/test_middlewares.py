@@ -82,6 +82,17 @@ def test_utf8_page_with_latin1_header_keeps_its_bytes():
     assert new.headers[b"Content-Type"] == b"text/html; charset=utf-8" and new.text == html
 
 
+@pytest.mark.parametrize("content_type", ["text/html; charset=utf-8", "text/html; charset=UTF-8"])
+def test_utf8_page_labelled_utf8_passes_as_it_is(content_type):
+    """The common case costs one decode: no copy of the response, its text cached for the spider."""
+    mw = _mw()
+    html = small_page("ar", "utf-8")
+    request, original, new = _process(mw, html.encode("utf-8"), content_type)
+    assert new is original and new.encoding == "utf-8" and new.text == html
+    assert new._cached_ubody is not None  # seeded: the spider's read does not decode again
+    assert request.meta["encoding_original"] == "utf-8" and _stats(mw)["mcecrawl/encoding/responses"] == 1
+
+
 def test_stale_meta_on_utf8_body_is_rewritten():
     mw = _mw()
     html = small_page("fa", "windows-1256")

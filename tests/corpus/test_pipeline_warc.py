@@ -91,6 +91,9 @@ CRAWL_SCRIPT = textwrap.dedent("""
     settings.setmodule(project)
     settings.setdict({"ROBOTSTXT_OBEY": False, "DOWNLOAD_DELAY": 0, "AUTOTHROTTLE_ENABLED": False,
                       "CONCURRENT_REQUESTS_PER_DOMAIN": 1, "TELNETCONSOLE_ENABLED": False, "LOG_LEVEL": "WARNING",
+                      # one worker: items reach dedup in request order ("the first copy" is /fa/1); with two,
+                      # whichever worker finishes first would decide
+                      "MCE_EXTRACTION_WORKERS": 1,
                       "MCE_WARC_ENABLED": True, "MCE_WARC_DIR": out + "/warc", "MCE_DEDUP_DB": out + "/dedup.sqlite",
                       "FEEDS": {out + "/items.jsonl": {"format": "jsonlines", "encoding": "utf-8"}}})
     process = CrawlerProcess(settings)
@@ -158,6 +161,7 @@ def test_crawl_items_have_quality_fields(crawl):
     assert ar["lang_detected"] == "ar" and ar["lang_mismatch"] is True  # declared fa
     assert (ar["published"], ar["calendar"]) == ("2023-09-30", "hijri")
     assert stats["mcecrawl/corpus/items"] == 3
+    assert stats["mcecrawl/corpus/text_steps_in_worker"] == 3  # text_norm and dates done beside the extraction
     assert stats["mcecrawl/corpus/lang_mismatch"] == 1 and stats["mcecrawl/corpus/duplicates/near"] == 1
     assert stats["mcecrawl/corpus/duplicates/cross_site"] == 1
     assert stats["mcecrawl/warc/records"] == 6
