@@ -21,7 +21,7 @@ three-line spider (``class X(ProfileSpider): name = "x"``).  Keys::
                     alone says article, no page evidence is read.
     exclude         [regex]: never fetched (media, live pages, static files)
     evidence        site-specific page-evidence rules on top of the built-in schema.org/Open Graph
-                    ones (``mcecrawl.spiders.base.page_evidence``): {"script_json": {"selector": css,
+                    ones (``mcecrawl.spiders.evidence.page_evidence``): {"script_json": {"selector": css,
                     "path": "a.b.c", "values": [article page types], "not_values": [non-article
                     page types]}, "jsonld_types": [...], "og_types": [...] (more article types),
                     "not_jsonld_types": [...], "not_og_types": [...] (more explicit non-article types)}
