@@ -55,6 +55,20 @@ PRIORITY_SITEMAP, PRIORITY_FEED, PRIORITY_LISTING, PRIORITY_ARTICLE = 20, 20, 0,
 ARTICLE_HTTP_STATUSES = [403, 503]
 
 
+def decoded_page(response: Response) -> tuple[str, bytes, dict[str, Any]]:
+    """Page text, the same page as UTF-8 bytes, and encoding provenance: from the encoding
+    middleware when it ran (its body is that UTF-8), else from :func:`mcecrawl.encoding.decode`
+    here (same function, same result)."""
+    meta = response.meta
+    from mcecrawl.encoding import PROVENANCE_KEYS, decode
+
+    if "encoding_original" in meta:
+        return response.text, response.body, {k: meta.get(k) for k in PROVENANCE_KEYS}
+    ctype = response.headers.get(b"Content-Type")
+    d = decode(response.body, ctype.decode("latin-1") if ctype else None)
+    return d.text, d.text.encode("utf-8"), d.provenance()
+
+
 class SeenURLs:
     """The one home of URL de-duplication: canonical URLs are requested once and written once.
 
@@ -311,17 +325,8 @@ class ProfileSpider(scrapy.Spider):
 
     # -- articles --------------------------------------------------------------------------------
     def decoded(self, response: Response) -> tuple[str, bytes, dict[str, Any]]:
-        """Page text, the same page as UTF-8 bytes, and encoding provenance: from the encoding
-        middleware when it ran (its body is that UTF-8), else from :func:`mcecrawl.encoding.decode`
-        here (same function, same result)."""
-        meta = response.meta
-        from mcecrawl.encoding import PROVENANCE_KEYS, decode
-
-        if "encoding_original" in meta:
-            return response.text, response.body, {k: meta.get(k) for k in PROVENANCE_KEYS}
-        ctype = response.headers.get(b"Content-Type")
-        d = decode(response.body, ctype.decode("latin-1") if ctype else None)
-        return d.text, d.text.encode("utf-8"), d.provenance()
+        """:func:`decoded_page` of ``response``."""
+        return decoded_page(response)
 
     def page_metadata(self, selector, page: Callable[[], scrapy.Selector]) -> dict[str, Any]:
         """Title, publication date and authors (:func:`mcecrawl.spiders.evidence.page_metadata`).

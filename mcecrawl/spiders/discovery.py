@@ -1,4 +1,5 @@
-"""Discovery: where a site lists its pages (sitemaps, sitemap indexes, news sitemaps, RSS/Atom feeds).
+"""Discovery: where a site lists its pages (sitemaps, sitemap indexes, news sitemaps, RSS/Atom feeds,
+the links and pagination of its HTML pages).
 
 Parsers of the documents a spider reads to find article URLs, free of Scrapy: bytes in, entries out.
 Used by :class:`mcecrawl.spiders.base.ProfileSpider` (entry points named by a profile) and the generic
@@ -7,7 +8,11 @@ Used by :class:`mcecrawl.spiders.base.ProfileSpider` (entry points named by a pr
 from __future__ import annotations
 
 import gzip
+import html
+import re
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from lxml import etree
 
@@ -67,3 +72,97 @@ def feed_entries(body: bytes) -> list[tuple[str, str | None]] | None:
         if link:
             out.append((link, when))
     return out
+
+
+# Where CMSs put their sitemaps when robots.txt names none: the sitemaps.org convention, WordPress
+# core (wp-sitemap.xml, 5.5+) and the Yoast/Rank Math index, and the common news-sitemap names.
+USUAL_SITEMAP_PATHS = ("/sitemap.xml", "/sitemap_index.xml", "/wp-sitemap.xml", "/sitemap-news.xml",
+                       "/news-sitemap.xml")
+# Where CMSs put their feeds when the home page announces none: WordPress (/feed/), and the common
+# RSS/Atom names of other CMSs.
+USUAL_FEED_PATHS = ("/feed/", "/rss", "/rss.xml", "/feed.xml", "/atom.xml")
+# Feed MIME types announced by <link rel="alternate" type=...> (RSS 2.0, Atom).
+FEED_TYPES = ("application/rss+xml", "application/atom+xml")
+# Query parameters that number the pages of a listing (WordPress paged, Nastooh pi, the usual others);
+# "p" is not one: WordPress's ?p=ID is a post.
+PAGE_PARAMS = frozenset({"page", "paged", "pg", "pi", "pagenum", "pageno", "offset", "start"})
+
+_ATTR = re.compile(rb"""([a-zA-Z_:][-\w:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
+_PAGE_SEGMENT = re.compile(r"/page/\d+/?$")
+
+
+def _attrs(raw: bytes) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for m in _ATTR.finditer(raw):
+        value = m.group(2) if m.group(2) is not None else m.group(3) if m.group(3) is not None else m.group(4)
+        out.setdefault(m.group(1).decode("ascii", "replace").lower(),
+                       html.unescape(value.decode("utf-8", "replace")).strip())
+    return out
+
+
+@dataclass
+class PageLinks:
+    """The links of an HTML page that discovery reads, found by a scan of its bytes (no parse)."""
+
+    anchors: list[tuple[str, int]] = field(default_factory=list)  # (<a href>, words of its text), in page order
+    next: list[str] = field(default_factory=list)  # rel=next (<a> or <link>)
+    canonical: str | None = None  # <link rel=canonical>
+    alternates: list[str] = field(default_factory=list)  # rel=amphtml and rel=alternate HTML twins
+    feeds: list[str] = field(default_factory=list)  # <link rel=alternate type=rss/atom>
+
+
+# The text of an anchor is read up to its end tag or this many bytes (a headline is far shorter).
+ANCHOR_TEXT_BYTES = 1000
+_A_OPEN = re.compile(rb"<a\b([^>]*)>", re.I)
+_LINK_TAG = re.compile(rb"<link\b([^>]*)>", re.I)
+_INNER_TAG = re.compile(rb"<[^>]*>")
+
+
+def page_links(body: bytes) -> PageLinks:
+    """The :class:`PageLinks` of a page's UTF-8 bytes."""
+    links = PageLinks()
+    low = body.lower()  # ASCII only: offsets unchanged
+    for m in _A_OPEN.finditer(body):
+        attrs = _attrs(m.group(1))
+        href = attrs.get("href")
+        if not href:
+            continue
+        end = low.find(b"</a", m.end(), m.end() + ANCHOR_TEXT_BYTES)
+        inner = _INNER_TAG.sub(b" ", body[m.end():end if end > 0 else m.end()])
+        links.anchors.append((href, len(inner.split())))
+        if "next" in attrs.get("rel", "").lower().split():
+            links.next.append(href)
+    for m in _LINK_TAG.finditer(body):
+        attrs = _attrs(m.group(1))
+        href = attrs.get("href")
+        if not href:
+            continue
+        rel = set(attrs.get("rel", "").lower().split())
+        if "next" in rel:
+            links.next.append(href)
+        elif "canonical" in rel:
+            links.canonical = links.canonical or href
+        elif "amphtml" in rel:
+            links.alternates.append(href)
+        elif "alternate" in rel:
+            kind = attrs.get("type", "").lower()
+            if kind in FEED_TYPES:
+                links.feeds.append(href)
+            elif kind in ("", "text/html") and "media" in attrs:  # the mobile twin of the page
+                links.alternates.append(href)
+    return links
+
+
+def is_pagination(current: str, link: str) -> bool:
+    """``link`` is another page of the listing at ``current``: the same path and parameters but for a
+    page-number parameter (:data:`PAGE_PARAMS`), or a ``/page/N`` path suffix (WordPress)."""
+    a, b = urlsplit(current), urlsplit(link)
+    if a.netloc != b.netloc:
+        return False
+    qa = {k: v for k, v in parse_qsl(a.query, keep_blank_values=True)}
+    qb = {k: v for k, v in parse_qsl(b.query, keep_blank_values=True)}
+    if a.path == b.path:
+        changed = {k for k in qa.keys() | qb.keys() if qa.get(k) != qb.get(k)}
+        return bool(changed) and changed <= PAGE_PARAMS and all(qb.get(k, "1").isdigit() for k in changed)
+    base_a, base_b = _PAGE_SEGMENT.sub("", a.path).rstrip("/"), _PAGE_SEGMENT.sub("", b.path).rstrip("/")
+    return qa == qb and base_a == base_b and bool(_PAGE_SEGMENT.search(b.path))

@@ -9,8 +9,8 @@ import scrapy
 from scrapy.http import HtmlResponse, Request, XmlResponse
 
 from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, PROFILES_DIR, load_profile, validate_profile
-from mcecrawl.spiders.evidence import iso_date, page_evidence
 from mcecrawl.spiders.bbc import BBCPersianSpider
+from mcecrawl.spiders.evidence import iso_date, page_evidence
 
 BBC = load_profile("bbc_persian")
 
