@@ -83,6 +83,7 @@ class NewsSite:
         self.shift_after = shift_after
         self._hits = 0
         self._lock = threading.Lock()
+        self.served: dict[str, bytes] = {}  # path -> the article page served there
 
     # -- identity --------------------------------------------------------------------------------
     def slug(self, i: int) -> str:
@@ -233,10 +234,12 @@ class NewsSite:
         for i in self._article_index(path):
             if k == "shift" and self.shifted and path.startswith("/news/"):
                 return 301, {"Location": self.base + self.article_path(i)}, b""
-            return 200, HTML, self.article(i)
+            self.served[path] = self.article(i)
+            return 200, HTML, self.served[path]
         m = re.fullmatch(r"/amp/(\d+)", path)
         if m and k in ("cms", "shift") and 0 <= int(m.group(1)) - 100000 < self.n:
-            return 200, HTML, self.article(int(m.group(1)) - 100000, amp=True)
+            self.served[path] = self.article(int(m.group(1)) - 100000, amp=True)
+            return 200, HTML, self.served[path]
         body = self._listing_for(path, page)
         if body is not None:
             return 200, HTML, body

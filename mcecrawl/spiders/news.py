@@ -300,7 +300,7 @@ class NewsSpider(scrapy.Spider):
     def parse_sitemap(self, response: Response):
         sc = self.crawls[response.meta["mce_site"]]
         parsed = sitemap_entries(response.body)
-        if parsed is None:
+        if parsed is None or parsed[0] not in ("urlset", "sitemapindex"):  # e.g. a page answering any URL
             self.crawler.stats.inc_value("mcecrawl/discovery/bad_sitemap")
             logger.debug("Not a sitemap: %s", response.url)
             return
