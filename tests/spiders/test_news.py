@@ -122,3 +122,26 @@ def test_sites_file_crawls_several_sites(tmp_path):
     assert ok == a.expected() | b.expected()
     assert {r["site"] for r in read_jsonl(out)} == {urlsplit(sa.url).netloc, urlsplit(sb.url).netloc}
     json.dumps(stats_from_log(proc.stderr))
+
+
+def test_learned_shapes_survive_a_jobdir_resume(tmp_path):
+    import pickle
+
+    site = NewsSite("cms", 40)
+    with FixtureServer(resolver=site.resolver) as srv:
+        site.base = srv.url
+        key = urlsplit(srv.url).netloc
+        runs = []
+        for n, limit in enumerate(("6", "")):
+            out = tmp_path / f"run{n}.jsonl"
+            proc = run_crawl("news", output=out, args={"site": srv.url, "limit": limit}, cwd=tmp_path, timeout=300,
+                             settings={"MCE_DEDUP_DB": "", "JOBDIR": str(tmp_path / "job"), "LOG_LEVEL": "INFO"})
+            assert proc.returncode == 0, proc.stderr[-3000:]
+            state = pickle.loads((tmp_path / "job" / "spider.state").read_bytes())
+            runs.append((read_jsonl(out), state["urlshapes"][key]))
+    first, second = runs
+    assert first[1]["/news/{n}"]["articles"] >= 1  # learned in run 1, saved in JOBDIR
+    run2_ok = sum(r["status"] == "ok" for r in second[0])
+    assert second[1]["/news/{n}"]["articles"] >= first[1]["/news/{n}"]["articles"] + run2_ok - 2  # AMP links
+    ok = [r["canonical_url"] for recs, _ in runs for r in recs if r["status"] == "ok"]
+    assert sorted(ok) == sorted(site.expected())  # each article once across the two runs
