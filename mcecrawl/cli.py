@@ -24,6 +24,7 @@ COMMANDS = (
     "stats",
     "demo",
     "check-site",
+    "new-site",
     "decode",
     "merge",
 )

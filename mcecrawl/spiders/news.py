@@ -152,6 +152,7 @@ class NewsSpider(scrapy.Spider):
         self.crawls: dict[str, SiteCrawl] = {}
         self._pending: dict[str, tuple[tuple[str, str], tuple[str, str] | None, bool]] = {}
         self._items = 0
+        self.found: dict[str, dict[str, list[str]]] = {}  # kept in spider.state from start() on
         self._ready: list[Request] = []  # held-back requests released, waiting for a callback to carry them
 
     # -- live <-> fetch URL mapping (base_url) ---------------------------------------------------
@@ -180,6 +181,7 @@ class NewsSpider(scrapy.Spider):
             state = {}
             self.state = state
         shapes = state.setdefault("urlshapes", {})
+        self.found = state.setdefault("entry_points", {})  # site -> kind -> entry points that answered
         self.urls.done = self.crawler.get_extension(DoneRecord)
         self.crawler.signals.connect(self.item_scraped, signals.item_scraped)
         self.crawler.signals.connect(self.item_dropped, signals.item_dropped)
@@ -200,11 +202,19 @@ class NewsSpider(scrapy.Spider):
                                 "mce_canonical": site.canonical(site.url), "mce_shapes": None, "mce_via": None,
                                 **PAGE_META})
 
-    def _request(self, sc: SiteCrawl, url: str, callback, kind: str, priority: int = PRIORITY_DISCOVERY) -> Request:
+    def _request(self, sc: SiteCrawl, url: str, callback, kind: str, entry: bool = False) -> Request:
         sc.discovery += 1
         self.crawler.stats.inc_value(f"mcecrawl/news/discovery_requests/{kind}")
-        return Request(self.to_fetch(url), callback=callback, errback=self.on_error, priority=priority,
-                       dont_filter=True, meta={"mce_site": sc.site.key, "mce_kind": kind})
+        return Request(self.to_fetch(url), callback=callback, errback=self.on_error, priority=PRIORITY_DISCOVERY,
+                       dont_filter=True, meta={"mce_site": sc.site.key, "mce_kind": kind, "mce_entry": entry,
+                                               "mce_live": url})
+
+    def _found(self, response: Response, kind: str) -> None:
+        """Remember an entry point that answered with what it should (for ``mcecrawl new-site``)."""
+        if response.meta.get("mce_entry"):
+            found = self.found.setdefault(response.meta["mce_site"], {}).setdefault(kind, [])
+            if response.meta["mce_live"] not in found:
+                found.append(response.meta["mce_live"])
 
     def entry_points(self, sc: SiteCrawl, feeds: Iterable[str] = ()) -> Iterable[Request]:
         """Sitemaps (robots.txt's, else the usual locations) and feeds (the home page's, else the
@@ -221,11 +231,11 @@ class NewsSpider(scrapy.Spider):
         for url in dict.fromkeys(sitemaps):
             self.urls.request(sc.site.canonical(url) or url)
             sc.sitemaps += 1
-            yield self._request(sc, url, self.parse_sitemap, "sitemap")
+            yield self._request(sc, url, self.parse_sitemap, "sitemap", entry=True)
         own = [u for u in feeds if sc.site.owns(u)] or [urljoin(sc.site.url, p) for p in USUAL_FEED_PATHS]
         for url in dict.fromkeys(own):
             self.urls.request(sc.site.canonical(url) or url)
-            yield self._request(sc, url, self.parse_feed, "feed")
+            yield self._request(sc, url, self.parse_feed, "feed", entry=True)
 
     # -- discovery ---------------------------------------------------------------------------------
     def _too_old(self, raw_date: str | None) -> bool:
@@ -322,6 +332,7 @@ class NewsSpider(scrapy.Spider):
             return
         kind, entries = parsed
         self.crawler.stats.inc_value(f"mcecrawl/discovery/sitemaps/{kind}")
+        self._found(response, "news_sitemaps" if any("publication_date" in f for f in entries) else "sitemaps")
         # Most recent first (entries without a date last, in the sitemap's order).
         dated = sorted(entries, key=lambda f: iso_date(f.get("publication_date") or f.get("lastmod")) or "",
                        reverse=True)
@@ -352,6 +363,7 @@ class NewsSpider(scrapy.Spider):
             self.crawler.stats.inc_value("mcecrawl/discovery/bad_feed")
             return
         self.crawler.stats.inc_value("mcecrawl/discovery/feeds")
+        self._found(response, "feeds")
         for link, when in entries:
             yield from self.consider(sc, link, response.url, 1, None, listed=True, listed_date=when)
 

@@ -227,3 +227,23 @@ class ShapeLearner:
             lines.append(f"{shape}: {r['requested']} requested, {r['articles']} articles, {r['other']} not, "
                          f"led to {r['led_to']} articles; e.g. {', '.join(samples[:SHAPE_SAMPLES])}")
         return lines
+
+
+# The regular expression of each variable part of a shape (the inverse of _segment_shape).
+_TOKEN_PATTERNS = {"{n}": r"\d+", "{yyyy}": r"(?:19|20)\d\d", "{id}": r"[A-Za-z0-9]+", "{slug}": r"[^/?#]+",
+                   "{w}": r"[A-Za-z]+", "{v}": r"[^&#]*"}
+_TOKEN = re.compile(r"\{(?:n|yyyy|id|slug|w|v)\}")
+
+
+def shape_pattern(shape: str) -> str:
+    """A regular expression of the URL paths (and queries) of ``shape``, anchored at both ends, for a
+    site profile's URL rules: ``/news/{n}`` -> ``/news/\\d+``; words match in any case; a trailing slash
+    is optional."""
+    out, pos = [], 0
+    for m in _TOKEN.finditer(shape):
+        out.append(re.escape(shape[pos:m.start()]))
+        out.append(_TOKEN_PATTERNS[m.group()])
+        pos = m.end()
+    out.append(re.escape(shape[pos:]))
+    path, _, query = "".join(out).partition(r"\?")
+    return "(?i:" + (path.rstrip("/") or "") + "/?" + (r"\?" + query if query else "") + ")$"

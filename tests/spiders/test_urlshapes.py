@@ -101,3 +101,15 @@ def test_learner_state_is_plain_data():
     again = ShapeLearner(json.loads(json.dumps(state)))
     assert again.kind(url_shapes("https://x.ir/news/2")) == "article"
     assert again.summary()[0].startswith("/news/{n}: 1 requested, 1 articles")
+
+
+@pytest.mark.parametrize("url", ["https://x.ir/news/1074101", "https://x.ir/2024/05/some-title/", "https://x.ir/?p=1",
+                                 "https://x.ir/archive?pi=2&tp=1", "https://x.ir/News/5801001.aspx", "https://x.ir/"])
+def test_shape_pattern_matches_its_urls(url):
+    import re
+
+    from mcecrawl.spiders.urlshapes import shape_pattern
+
+    pattern = re.compile(r"^https://x\.ir" + shape_pattern(url_shapes(url)[0]))
+    assert pattern.search(url) and pattern.search(url.rstrip("/"))
+    assert not pattern.search(url + "x/y/z")
