@@ -74,7 +74,7 @@ class ExtractionPipeline:
         else:
             await self._extract(adapter, page)
             # A spider may judge the extraction's own evidence (the generic news spider: enough prose).
-            judge = getattr(self.crawler.spider, "not_article_after_extraction", None)
+            judge = getattr(getattr(self.crawler, "spider", None), "not_article_after_extraction", None)
             reason = judge(adapter) if judge is not None and adapter["status"] == "ok" else None
             if reason:
                 self._fill(adapter, "", (), "not_article", f"not an article: {reason}", adapter["extraction_ms"])

@@ -51,7 +51,7 @@ def starter_profile(site_url: str, state: dict, records: list[dict], *, name: st
     prefix = "^https://" + re.escape(host)
     learner = ShapeLearner(state.get("urlshapes", {}).get(site.key, {}))
     found = state.get("entry_points", {}).get(site.key, {})
-    articles, pagination, exclude, learned = [], [], [], []
+    articles, pagination, exclude, learned, ambiguous = [], [], [], [], []
     for shape, rec in sorted(learner.shapes.items()):
         if not (rec["requested"] or rec["articles"] or rec["other"]):
             continue
@@ -67,6 +67,8 @@ def starter_profile(site_url: str, state: dict, records: list[dict], *, name: st
             exclude.append(pattern)
         elif kind == "article" and not coarse:
             articles.append({"pattern": pattern, "evidence": "required" if rec["other"] else "veto"})
+            if rec["other"] and rec["led_to"]:  # listings at article URLs
+                ambiguous.append(pattern)
         elif kind == "listing":
             pagination.append(pattern)
         elif kind == "other" and shape != "/":
@@ -96,6 +98,10 @@ def starter_profile(site_url: str, state: dict, records: list[dict], *, name: st
                                          "terms of use and robots.txt before crawling it."},
         "learned": {"version": 1, "by": "mcecrawl new-site", "site": site_url, "probed": probed, "shapes": learned},
     }
+    if ambiguous:
+        profile["notes"] = ("Pages of the same URL shape are articles and listings here (" + ", ".join(ambiguous)
+                            + "): a profile crawl reads no links from a page that its article rules match, so it "
+                            "finds only the articles other entry points list; `scrapy crawl news` reads both.")
     return profile
 
 
