@@ -104,7 +104,7 @@ def _attrs(raw: bytes) -> dict[str, str]:
 class PageLinks:
     """The links of an HTML page that discovery reads, found by a scan of its bytes (no parse)."""
 
-    anchors: list[tuple[str, int]] = field(default_factory=list)  # (<a href>, words of its text), in page order
+    anchors: list[tuple[str, int]] = field(default_factory=list)  # (<a href>, most words of its texts), once each
     next: list[str] = field(default_factory=list)  # rel=next (<a> or <link>)
     canonical: str | None = None  # <link rel=canonical>
     alternates: list[str] = field(default_factory=list)  # rel=amphtml and rel=alternate HTML twins
@@ -122,16 +122,25 @@ def page_links(body: bytes) -> PageLinks:
     """The :class:`PageLinks` of a page's UTF-8 bytes."""
     links = PageLinks()
     low = body.lower()  # ASCII only: offsets unchanged
+    words: dict[str, int] = {}  # href -> the most words of its anchors
+    seen: set[bytes] = set()
     for m in _A_OPEN.finditer(body):
-        attrs = _attrs(m.group(1))
+        raw = m.group(1)
+        if raw in seen:  # page chrome repeats its links, attributes and all: the first one is read
+            continue
+        seen.add(raw)
+        attrs = _attrs(raw)
         href = attrs.get("href")
         if not href:
             continue
         end = low.find(b"</a", m.end(), m.end() + ANCHOR_TEXT_BYTES)
-        inner = _INNER_TAG.sub(b" ", body[m.end():end if end > 0 else m.end()])
-        links.anchors.append((href, len(inner.split())))
+        inner = body[m.end():end if end > 0 else m.end()]
+        n = len((_INNER_TAG.sub(b" ", inner) if b"<" in inner else inner).split())
+        if n > words.get(href, -1):
+            words[href] = n
         if "next" in attrs.get("rel", "").lower().split():
             links.next.append(href)
+    links.anchors = list(words.items())
     for m in _LINK_TAG.finditer(body):
         attrs = _attrs(m.group(1))
         href = attrs.get("href")

@@ -84,6 +84,8 @@ PRIORITY_ARTICLE, PRIORITY_LISTED, PRIORITY_DISCOVERY, PRIORITY_UNKNOWN, PRIORIT
 MAX_DEPTH = 5
 MAX_SITEMAPS = 1000
 MAX_OTHER_PAGES = 2000
+# Links routed (cleaned, canonicalised, shaped) kept in memory: pages repeat their menus; a few MB at most.
+ROUTE_CACHE = 50_000
 # Links to files that are never HTML pages: not fetched (extensions of media, documents, assets).
 NOT_PAGE = re.compile(r"\.(?:jpe?g|png|gif|webp|svg|ico|bmp|tiff?|mp[34]|m4[av]|webm|ogg|wav|avi|mov|flv|pdf|"
                       r"docx?|xlsx?|pptx?|zip|rar|7z|gz|tgz|exe|apk|dmg|css|js|json|woff2?|ttf|eot)$", re.I)
@@ -154,6 +156,7 @@ class NewsSpider(scrapy.Spider):
         self._items = 0
         self.found: dict[str, dict[str, list[str]]] = {}  # kept in spider.state from start() on
         self._ready: list[Request] = []  # held-back requests released, waiting for a callback to carry them
+        self._routes: dict[str, tuple[str, str, tuple[str, str]] | None] = {}  # link -> _route()
 
     # -- live <-> fetch URL mapping (base_url) ---------------------------------------------------
     def to_fetch(self, url: str) -> str:
@@ -247,11 +250,10 @@ class NewsSpider(scrapy.Spider):
         """Route one discovered link: a page request now, one held back by its learned shape, or nothing."""
         if not href or href.startswith(("javascript:", "mailto:", "tel:", "#", "data:")):
             return
-        url = self.to_live(urljoin(base, href))
-        clean = sc.site.clean(url)
-        if clean is None:
+        route = self._route(sc, urljoin(base, href))
+        if route is None:
             return
-        canon = sc.site.canonical(clean) or clean
+        clean, canon, shapes = route
         if canon in self.urls.requested:
             return
         stats = self.crawler.stats
@@ -262,7 +264,6 @@ class NewsSpider(scrapy.Spider):
         if self._too_old(listed_date):
             stats.inc_value("mcecrawl/discovery/too_old")
             return
-        shapes = url_shapes(clean)  # the URL as linked: an AMP link has a shape of its own
         kind = sc.learner.kind(shapes)
         if kind != "article" and (depth > MAX_DEPTH or sc.not_articles >= MAX_OTHER_PAGES):
             stats.inc_value("mcecrawl/news/skipped/bounds")
@@ -283,6 +284,20 @@ class NewsSpider(scrapy.Spider):
         sc.learner.requested(shapes)
         stats.inc_value("mcecrawl/discovery/pages")
         yield request
+
+    def _route(self, sc: SiteCrawl, url: str) -> tuple[str, str, tuple[str, str]] | None:
+        """``(clean URL, canonical URL, shapes)`` of an absolute link, None off the site; memoised, since
+        every page of a site repeats its menus (a 300 KB page links the same ~50 URLs 500 times)."""
+        if url in self._routes:
+            return self._routes[url]
+        if len(self._routes) >= ROUTE_CACHE:
+            self._routes.clear()
+        clean = sc.site.clean(self.to_live(url))
+        route = None
+        if clean is not None:  # shapes of the URL as linked: an AMP link has a shape of its own
+            route = (clean, sc.site.canonical(clean) or clean, url_shapes(clean))
+        self._routes[url] = route
+        return route
 
     def _release(self, sc: SiteCrawl, shapes: tuple[str, str] | None) -> None:
         """Send the held-back requests that the shapes' records now admit."""
