@@ -313,7 +313,7 @@ def microdata_evidence(body: bytes) -> str | None:
     return None
 
 
-# The extraction's own evidence for pages whose markup says "article" only weakly (microdata):
+# The extraction's own evidence for pages whose markup says "article" only weakly (og:type, microdata):
 # at least this many characters in lines that end sentences.  The R2L dev pages (13 Arabic-script,
 # 5 Hebrew) extract 86-7,491 such characters; the listing and home pages of the bundled fixture
 # sites 0-323, so prose alone cannot tell them apart: it is a veto on top of page evidence.

@@ -15,8 +15,8 @@ Flow per site (a site is its scheme, host and port; ``-a sites=FILE`` crawls one
    marked as seen.  A page whose bytes were already seen at another URL (a site that answers every
    URL with its home page) is a duplicate, read no further.
 3. **Recognition** from evidence (:mod:`mcecrawl.spiders.evidence`): an Article-family JSON-LD type
-   or ``og:type`` article makes a candidate; microdata (Article itemtype, ``itemprop=articleBody``)
-   makes one that must also show enough punctuated prose in its extraction (the extraction's own
+   makes a candidate; ``og:type`` article or microdata (Article itemtype, ``itemprop=articleBody``)
+   alone make one that must also show enough punctuated prose in its extraction (the extraction's own
    evidence, judged in :meth:`NewsSpider.not_article_after_extraction`); everything else is not an
    article and is never written as ``ok``: a candidate whose extraction is empty is ``empty``, one
    without prose ``not_article``; other pages are counted, not written.
@@ -447,6 +447,8 @@ class NewsSpider(scrapy.Spider):
             yield from self.entry_points(sc, [self.to_live(urljoin(base, f)) for f in links.feeds])
         verdict, why = page_evidence(selector, {})
         weak = microdata_evidence(body) if verdict != ARTICLE and verdict != NOT_ARTICLE else None
+        if verdict == ARTICLE and why.startswith("og:type"):  # some CMSs put og:type article on every page
+            weak = why
         if verdict != ARTICLE and not weak:
             self._judged_not_article(sc, meta, response.url, why if verdict == NOT_ARTICLE else "no article evidence")
             return
@@ -499,13 +501,14 @@ class NewsSpider(scrapy.Spider):
 
     def not_article_after_extraction(self, adapter: ItemAdapter) -> str | None:
         """The extraction's own evidence (called by the extraction pipeline for ``ok`` items): a page
-        recognised by microdata only must show :data:`MIN_PROSE_CHARS` of punctuated prose."""
+        recognised by og:type or microdata only (no Article-family JSON-LD) must show
+        :data:`MIN_PROSE_CHARS` of punctuated prose."""
         pending = self._pending.get(adapter.get("canonical_url") or "")
         if pending is None or not pending[2]:
             return None
         n = prose_chars(adapter.get("text") or "")
         if n < MIN_PROSE_CHARS:
-            return f"microdata only and {n} characters of punctuated prose (< {MIN_PROSE_CHARS})"
+            return f"og:type or microdata only, and {n} characters of punctuated prose (< {MIN_PROSE_CHARS})"
         return None
 
     # -- learning -------------------------------------------------------------------------------

@@ -150,7 +150,7 @@ def test_microdata_only_pages_need_punctuated_prose():
     from mcecrawl.spiders.news import NewsSpider
 
     spider = NewsSpider(site="https://www.example.ir")
-    spider._pending["https://www.example.ir/a"] = (("/a", "/a"), None, True)  # recognised by microdata only
+    spider._pending["https://www.example.ir/a"] = (("/a", "/a"), None, True)  # recognised by og:type or microdata only
     spider._pending["https://www.example.ir/b"] = (("/b", "/b"), None, False)  # by JSON-LD / og:type
     teasers = {"canonical_url": "https://www.example.ir/a", "text": "سرخط یک\nسرخط دو"}
     assert "punctuated prose" in spider.not_article_after_extraction(ItemAdapter(teasers))
