@@ -25,7 +25,9 @@ Flow per site (a site is its scheme, host and port; ``-a sites=FILE`` crawls one
    authors, media); articles first, listings after, dead ends parked and never fetched.  A shape
    that has yielded an article is never held back.  The learned state lives in ``spider.state``:
    Scrapy's SpiderState keeps it in ``JOBDIR`` across a resume.  In distributed mode
-   (``MCE_REDIS_URL``) each worker learns on its own (the state is per process, not shared).
+   (``MCE_REDIS_URL``) each worker learns on its own (the state is per process, not shared) and uses it
+   to prioritise only: a worker holds nothing back, since the samples it sent may be fetched, and learned
+   from, by another worker.
 
 Arguments: ``site`` or ``sites`` (a file of site URLs), ``lang`` (declared language, else the page's
 ``<html lang>``, else ``und``), ``since`` (YYYY-MM-DD), ``limit`` (articles), ``base_url`` (one site
@@ -49,6 +51,7 @@ from scrapy.http import Request, Response, TextResponse
 from scrapy.utils.response import get_base_url
 
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
+from mcecrawl.config import Config
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
 from mcecrawl.profile import ARTICLE, NOT_ARTICLE
 from mcecrawl.spiders.base import ARTICLE_HTTP_STATUSES, SeenURLs, decoded_page
@@ -157,6 +160,7 @@ class NewsSpider(scrapy.Spider):
         self.found: dict[str, dict[str, list[str]]] = {}  # kept in spider.state from start() on
         self._ready: list[Request] = []  # held-back requests released, waiting for a callback to carry them
         self._routes: dict[str, tuple[str, str, tuple[str, str]] | None] = {}  # link -> _route()
+        self.hold_back = True  # park requests of shapes that lead nowhere (not on a shared frontier)
 
     # -- live <-> fetch URL mapping (base_url) ---------------------------------------------------
     def to_fetch(self, url: str) -> str:
@@ -184,6 +188,9 @@ class NewsSpider(scrapy.Spider):
             state = {}
             self.state = state
         shapes = state.setdefault("urlshapes", {})
+        # On a shared frontier another worker may fetch, and learn from, the samples this one sent: what
+        # it held back would wait for a verdict it never sees.  Learned shapes then only prioritise.
+        self.hold_back = not Config.from_settings(self.settings).redis_url
         self.found = state.setdefault("entry_points", {})  # site -> kind -> entry points that answered
         self.urls.done = self.crawler.get_extension(DoneRecord)
         self.crawler.signals.connect(self.item_scraped, signals.item_scraped)
@@ -278,7 +285,7 @@ class NewsSpider(scrapy.Spider):
                           dont_filter=True,
                           meta={"mce_site": sc.site.key, "mce_kind": "page", "mce_depth": depth, "mce_canonical": canon,
                                 "mce_shapes": shapes, "mce_via": via, "mce_listed": listed, **PAGE_META})
-        if not sc.learner.admits(shapes):
+        if self.hold_back and not sc.learner.admits(shapes):
             sc.parked.setdefault(shapes[1], {}).setdefault(shapes[0], []).append(request)
             return
         sc.learner.requested(shapes)
