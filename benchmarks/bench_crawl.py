@@ -4,6 +4,7 @@
     python benchmarks/bench_crawl.py --articles 20000 --no-bare --repeat 1   # peak RSS of a big crawl
     python benchmarks/bench_crawl.py --serve nginx         # the same site as files, served by nginx
     python benchmarks/bench_crawl.py --repeat 1 --profile  # CPU per article by component, bare beside it
+    python benchmarks/bench_crawl.py --spider both --no-bare   # the generic news spider beside the profile spider
 
 The site is ``SyntheticSite`` of ``tests/synthetic_site.py``: N articles of 100–500 KB built from the
 gold texts of ``../shared/data/r2l`` (fa/ar/ur) plus multi-line page furniture (discovery:
@@ -12,7 +13,9 @@ robots.txt, a sitemap index, sitemaps of 1,000 URLs; paginated ``/archive`` list
 ``disk`` writes the site to files first and serves them with the project's fixture server
 (``mcecrawl/demo/server.py``, same process); ``nginx`` serves those files with nginx (one worker,
 sendfile, access log off; Debian's ``nginx-light``), a separate process as a real static server.
-"Full" is ``scrapy crawl profile`` with the project settings (robots.txt,
+"Full" is ``scrapy crawl profile`` (``--spider news``: the generic ``scrapy crawl news -a site=https://news.example
+-a base_url=MIRROR``, which discovers the site and learns its URL shapes by itself; ``both``: the two, alternating)
+with the project settings (robots.txt,
 encoding middleware, extraction pipeline with the profile's algorithm, every other enabled pipeline,
 the safe JSONL feed), politeness delays off; "bare" is ``scrapy runspider benchmarks/bare_spider.py``
 with Scrapy's defaults.  Both use the same concurrency.  Time is Scrapy's own
@@ -49,7 +52,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # tests/ for the test helper sy
 
 from mcecrawl.demo.crawl import crawl_command, crawl_env, stats_from_log  # noqa: E402
 from mcecrawl.demo.server import FixtureServer  # noqa: E402
-from synthetic_site import SyntheticSite  # noqa: E402
+from synthetic_site import HOST, SyntheticSite  # noqa: E402
 
 R2L = ROOT.parent / "shared" / "data" / "r2l"
 R2L_LANGS = ("fa", "ar", "ur")  # Arabic-script pages only (no Hebrew)
@@ -274,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="one more full crawl under cProfile: CPU per article by component")
     ap.add_argument("--profile-out", default=None, metavar="FILE",
                     help="with --profile: keep the crawl process's cProfile stats here (read with pstats)")
+    ap.add_argument("--spider", choices=("profile", "news", "both"), default="profile",
+                    help="the full crawl's spider: the profile spider, the generic news spider, or both")
     ap.add_argument("-s", "--set", action="append", default=[], metavar="NAME=VALUE",
                     help="extra setting for the full crawl only, e.g. -s MCE_EXTRACTION_WORKERS=0")
     args = ap.parse_args(argv)
@@ -281,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     site = SyntheticSite(args.articles, r2l_paragraphs(), size_kb=tuple(args.size_kb))
     conc = {"CONCURRENT_REQUESTS": str(args.concurrency), "CONCURRENT_REQUESTS_PER_DOMAIN": str(args.concurrency),
             "LOG_LEVEL": "INFO", "DOWNLOAD_DELAY": "0", "AUTOTHROTTLE_ENABLED": "0", "TELNETCONSOLE_ENABLED": "0"}
-    results: dict[str, list[dict]] = {"bare": [], "full": []}
+    full_names = {"profile": ["full"], "news": ["news"], "both": ["full", "news"]}[args.spider]
+    results: dict[str, list[dict]] = {"bare": [], **{name: [] for name in full_names}}
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         tmp = Path(tmp)
         if args.serve == "memory":
@@ -296,7 +302,9 @@ def main(argv: list[str] | None = None) -> int:
         extra = dict(x.split("=", 1) for x in args.set)
         full_cmd = crawl_command("profile", base_url=srv.url, output=tmp / "full.jsonl",
                                  args={"profile": str(profile)}, settings={**conc, **extra})
-        profiled_cmd = list(full_cmd)  # python -c CPU_PROFILE FILE crawl ...
+        news_cmd = crawl_command("news", base_url=srv.url, output=tmp / "news.jsonl",
+                                 args={"site": f"https://{HOST}"}, settings={**conc, **extra})
+        profiled_cmd = list(full_cmd if "full" in full_names else news_cmd)  # python -c CPU_PROFILE FILE crawl ...
         profiled_cmd[1:3] = ["-c", CPU_PROFILE, str(tmp / "crawl.prof")]
         bare_env = {k: v for k, v in os.environ.items() if k != "SCRAPY_SETTINGS_MODULE"}
         bare_cmd = [sys.executable, "-m", "scrapy", "runspider", str(ROOT / "benchmarks" / "bare_spider.py"),
@@ -305,12 +313,13 @@ def main(argv: list[str] | None = None) -> int:
             if not args.no_bare:
                 results["bare"].append(run(bare_cmd, bare_env, tmp))
                 print("bare", results["bare"][-1], flush=True)
-            results["full"].append(run(full_cmd, crawl_env(), tmp))
-            print("full", {k: v for k, v in results["full"][-1].items() if k != "enabled"}, flush=True)
-        enabled = results["full"][-1]["enabled"]
+            for name in full_names:
+                results[name].append(run(full_cmd if name == "full" else news_cmd, crawl_env(), tmp))
+                print(name, {k: v for k, v in results[name][-1].items() if k != "enabled"}, flush=True)
+        enabled = results[full_names[0]][-1]["enabled"]
         if args.profile:
             run(profiled_cmd, crawl_env(), tmp)
-            timed = min(results["full"], key=lambda r: r["elapsed_s"])
+            timed = min(results[full_names[0]], key=lambda r: r["elapsed_s"])
             print_components(tmp / "crawl.prof", timed,
                              min(results["bare"], key=lambda r: r["elapsed_s"]) if results["bare"] else None)
             if args.profile_out:
@@ -328,7 +337,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['responses'] / max(r['elapsed_s'], 1e-9):6.1f} responses/s  peak RSS {r['peak_rss_mb']} MB "
               f"(+ workers: {r['peak_rss_tree_mb']} MB)  "
               f"{r['mb_received']} MB received  items {r['items']} {r['statuses']}")
-    if "bare" in best:
+    if "news" in best and "full" in best:
+        print(f"  news/profile spider elapsed: {best['news']['elapsed_s'] / best['full']['elapsed_s']:.2f}x "
+              f"(target <= 1.10x); responses {best['news']['responses']} vs {best['full']['responses']}")
+    if "bare" in best and "full" in best:
         print(f"  full/bare elapsed: {best['full']['elapsed_s'] / best['bare']['elapsed_s']:.2f}x "
               f"(target <= 1.5x); wall: {best['full']['wall_s'] / best['bare']['wall_s']:.2f}x")
     print("  mcecrawl components on in the full crawl: " + ", ".join(enabled))

@@ -25,6 +25,7 @@ COMMANDS = (
     "stats",
     "demo",
     "check-site",
+    "new-site",
     "decode",
     "merge",
 )

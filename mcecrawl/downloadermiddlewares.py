@@ -48,7 +48,7 @@ from scrapy.utils.httpobj import urlparse_cached
 
 from mcecrawl.config import Config
 from mcecrawl.encoding import PROVENANCE_KEYS, Decoded, decode, resolve_label, rewrite_declarations
-from mcecrawl.scrapy_internals import restore_slot_delay, seed_text_cache, set_slot_delay
+from mcecrawl.scrapy_internals import restore_slot_delay, robots_sitemaps, seed_text_cache, set_slot_delay
 
 if TYPE_CHECKING:
     from scrapy import Request
@@ -109,6 +109,9 @@ class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
         self.crawl_delays: dict[str, float] = {}
         self.samples: dict[str, list[str]] = {}  # host -> refused URLs (ROBOTS_SAMPLE_URLS)
         self.unreachable: dict[str, str] = {}  # host -> why its robots.txt could not be fetched
+        # netloc -> the Sitemap: lines of its robots.txt, for spiders that discover (the news spider
+        # reads them here instead of fetching robots.txt a second time)
+        self.sitemaps: dict[str, list[str]] = {}
         self._log_filter = _OneLineRobotsErrors(self)
         logging.getLogger(RobotsTxtMiddleware.__module__).addFilter(self._log_filter)
         crawler.signals.connect(self.spider_closed, signals.spider_closed)
@@ -117,7 +120,10 @@ class RobotsTxtReportMiddleware(RobotsTxtMiddleware):
     # decides in process_request_2(rp, request); overriding that step keeps the stock fetching,
     # caching and error handling (tests/test_scrapy_internals.py pins it).
     def process_request_2(self, rp, request) -> None:
-        host = urlparse_cached(request).hostname or ""
+        parts = urlparse_cached(request)
+        host = parts.hostname or ""
+        if rp is not None and parts.netloc not in self.sitemaps:
+            self.sitemaps[parts.netloc] = robots_sitemaps(rp)
         try:
             super().process_request_2(rp, request)
         except IgnoreRequest:

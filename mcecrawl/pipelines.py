@@ -82,6 +82,11 @@ class ExtractionPipeline:
             self._fill(adapter, "", (), adapter["status"], adapter.get("reason") or "", 0.0)
         else:
             await self._extract(adapter, page)
+            # A spider may judge the extraction's own evidence (the generic news spider: enough prose).
+            judge = getattr(getattr(self.crawler, "spider", None), "not_article_after_extraction", None)
+            reason = judge(adapter) if judge is not None and adapter["status"] == "ok" else None
+            if reason:
+                self._fill(adapter, "", (), "not_article", f"not an article: {reason}", adapter["extraction_ms"])
         status = adapter["status"]
         self.stats.inc_value(f"mcecrawl/items/status/{status}")
         if status != "ok":

@@ -21,7 +21,7 @@ three-line spider (``class X(ProfileSpider): name = "x"``).  Keys::
                     alone says article, no page evidence is read.
     exclude         [regex]: never fetched (media, live pages, static files)
     evidence        site-specific page-evidence rules on top of the built-in schema.org/Open Graph
-                    ones (``mcecrawl.spiders.base.page_evidence``): {"script_json": {"selector": css,
+                    ones (``mcecrawl.spiders.evidence.page_evidence``): {"script_json": {"selector": css,
                     "path": "a.b.c", "values": [article page types], "not_values": [non-article
                     page types]}, "jsonld_types": [...], "og_types": [...] (more article types),
                     "not_jsonld_types": [...], "not_og_types": [...] (more explicit non-article types)}
@@ -38,6 +38,8 @@ three-line spider (``class X(ProfileSpider): name = "x"``).  Keys::
     signals_in_head true when JSON-LD/og:/meta sit in <head> (Simorgh): the spider then parses only
                     the head for evidence and metadata, and the page's signal elements (JSON-LD, meta,
                     time, h1, title anywhere) only when that finds none; false: the signal elements
+    learned         written by ``mcecrawl new-site`` (schema 1.1): the URL shapes the generic news spider
+                    learned on its probe, with counts and samples; informative, not read by a crawl
 
 All URL rules are written against *live* URLs, so the same profile works unchanged on a mirror or
 on the bundled fixture site.

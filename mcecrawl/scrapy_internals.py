@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.http import TextResponse
 
-__all__ = ["restore_slot_delay", "seed_text_cache", "set_slot_delay", "wake_engine"]
+__all__ = ["restore_slot_delay", "robots_sitemaps", "seed_text_cache", "set_slot_delay", "wake_engine"]
 
 
 def seed_text_cache(response: TextResponse, text: str) -> None:
@@ -78,3 +78,14 @@ def wake_engine(crawler: Crawler) -> None:
     slot = getattr(crawler.engine, "_slot", None)
     if slot is not None:
         slot.nextcall.schedule()
+
+
+def robots_sitemaps(rp: object) -> list[str]:
+    """The ``Sitemap:`` URLs of a robots.txt as parsed by the robots middleware (``rp``), [] when the
+    parser does not keep them.  Scrapy 2.19: ``ProtegoRobotParser`` (the default parser) keeps the
+    Protego parser in ``.rp``, whose ``sitemaps`` lists them; the other parsers expose none."""
+    inner = getattr(rp, "rp", None)
+    try:
+        return [str(u) for u in getattr(inner, "sitemaps", None) or ()]
+    except TypeError:
+        return []

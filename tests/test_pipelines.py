@@ -162,3 +162,18 @@ def test_rejects_filters_partition_items():
                              ("not_article", False)):
         assert AcceptedItems().accepts({"status": status}) is accepted
         assert RejectedItems().accepts({"status": status}) is not accepted
+
+
+def test_a_spider_may_judge_the_extractions_own_evidence():
+    class Spider:
+        def not_article_after_extraction(self, adapter):
+            return "too little prose" if adapter["url"].endswith("/2") else None
+
+    crawler = _Crawler()
+    crawler.spider = Spider()
+    pipeline = _Sync(ExtractionPipeline.from_crawler(crawler))
+    assert pipeline.process_item(_item())["status"] == "ok"
+    item = pipeline.process_item(_item(url="https://x.example/a/2"))
+    assert item["status"] == "not_article" and item["reason"] == "not an article: too little prose"
+    assert item["text"] == "" and item["content_sha1"] is None
+    assert pipeline.stats["mcecrawl/items/status/not_article"] == 1

@@ -13,7 +13,7 @@ from scrapy.http import HtmlResponse
 from scrapy.utils.test import get_crawler
 
 from mcecrawl.downloadermiddlewares import RobotsTxtReportMiddleware
-from mcecrawl.scrapy_internals import restore_slot_delay, seed_text_cache, set_slot_delay, wake_engine
+from mcecrawl.scrapy_internals import restore_slot_delay, robots_sitemaps, seed_text_cache, set_slot_delay, wake_engine
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -115,3 +115,12 @@ def test_the_engine_keeps_its_scheduler_poll_in_a_slot():
     wake_engine(crawler)
     wake_engine(SimpleNamespace(engine=None))  # no engine yet: nothing to wake
     assert calls == [1]
+
+
+def test_the_default_robots_parser_keeps_the_sitemap_lines():
+    from scrapy.robotstxt import ProtegoRobotParser
+
+    body = b"User-agent: *\nDisallow: /x\nSitemap: https://a.ir/s1.xml\nSitemap: https://a.ir/news.xml\n"
+    rp = ProtegoRobotParser.from_crawler(get_crawler(Spider), body)
+    assert robots_sitemaps(rp) == ["https://a.ir/s1.xml", "https://a.ir/news.xml"]
+    assert robots_sitemaps(object()) == []  # a parser that keeps none

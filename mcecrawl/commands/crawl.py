@@ -16,7 +16,8 @@ SETTINGS_MODULE = "mcecrawl.settings"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("spider", metavar="SPIDER",
-                        help="bbc_persian, hamshahri, ..., or profile (-a profile=FILE.json); see README, Crawling")
+                        help="bbc_persian, hamshahri, ..., profile (-a profile=FILE.json) or news (-a site=URL); "
+                             "see README, Crawling")
     parser.add_argument("scrapy_args", nargs=argparse.REMAINDER, metavar="...",
                         help="options of scrapy crawl: -a NAME=VALUE, -s NAME=VALUE, -O FILE, -L LEVEL, ...")
 

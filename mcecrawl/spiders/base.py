@@ -1,4 +1,5 @@
-"""The generic, profile-driven spider every site spider builds on.
+"""The generic, profile-driven spider every site spider builds on: glue over page evidence and
+metadata (:mod:`mcecrawl.spiders.evidence`) and discovery (:mod:`mcecrawl.spiders.discovery`).
 
 A site spider is usually just::
 
@@ -25,16 +26,12 @@ them costs no full-page parse.
 from __future__ import annotations
 
 import functools
-import gzip
-import json
 import logging
-import re
 from datetime import date, datetime, timezone
 from typing import Any, AsyncIterator, Callable, Iterable, cast
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import scrapy
-from lxml import etree
 from scrapy.exceptions import CloseSpider
 from scrapy.http import Request, Response, TextResponse
 from scrapy.utils.response import get_base_url
@@ -43,6 +40,8 @@ from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.config import Config
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
 from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, REQUIRED, UNAMBIGUOUS, VETO, Profile, load_profile
+from mcecrawl.spiders.discovery import feed_entries, sitemap_entries
+from mcecrawl.spiders.evidence import head_selector, iso_date, page_evidence, page_metadata, signals_selector
 
 logger = logging.getLogger(__name__)
 
@@ -55,254 +54,19 @@ PRIORITY_SITEMAP, PRIORITY_FEED, PRIORITY_LISTING, PRIORITY_ARTICLE = 20, 20, 0,
 # anti-bot challenge pages (often served as 403/503 — docs/site_notes.md §0.4) are reported as "blocked".
 ARTICLE_HTTP_STATUSES = [403, 503]
 
-# The <head> of a real news page ends within its first ~100 KB (inline CSS/JSON included).
-HEAD_MAX_CHARS = 262_144
 
-# Page types, read from the page itself (see page_evidence).  An Article-family type
-# anywhere in the page is positive evidence and wins; only an explicit non-article type that is
-# the page's main entity vetoes; every other type (WebPage, WebSite, Organization, BreadcrumbList,
-# og:type "website" or "text/html", ...) is no signal.  Many CMSs put og:type "website" on every
-# page, articles included, so reading such weak types as "not an article" lost real articles.
-# Source: the schema.org type hierarchy (https://schema.org/Article, https://schema.org/CreativeWork).
-ARTICLE_JSONLD_TYPES = frozenset({
-    "Article", "NewsArticle", "AnalysisNewsArticle", "AskPublicNewsArticle", "BackgroundNewsArticle",
-    "OpinionNewsArticle", "ReportageNewsArticle", "ReviewNewsArticle", "BlogPosting", "Report",
-    "ScholarlyArticle", "SatiricalArticle", "TechArticle",
-})
-NOT_ARTICLE_JSONLD_TYPES = frozenset({
-    "VideoObject", "AudioObject", "MediaObject", "ImageGallery", "VideoGallery", "MediaGallery",
-    "CollectionPage", "ItemList", "ProfilePage", "SearchResultsPage",
-})
-# Types that describe the site or the page's frame, never its main entity (schema.org WebPage,
-# WebSite, Organization, BreadcrumbList and the like): skipped when looking for the main entity.
-FRAME_JSONLD_TYPES = frozenset({
-    "WebPage", "WebSite", "Organization", "NewsMediaOrganization", "Corporation", "BreadcrumbList",
-    "SearchAction", "Person", "ImageObject", "SiteNavigationElement", "WPHeader", "WPFooter",
-    "WPSideBar", "Brand", "Place", "PostalAddress", "ContactPoint", "Language",
-})
-# Open Graph (https://ogp.me/#types): "article" is positive; the "video.*", "music.*" and
-# "profile" object types (and a bare "video"/"music") are explicit non-articles.
-ARTICLE_OG_TYPES = frozenset({"article"})
-NOT_ARTICLE_OG_PREFIXES = ("video", "music", "profile")
-# Nesting followed when looking for types in JSON-LD (real pages nest 3-5 levels).
-JSONLD_MAX_DEPTH = 20
+def decoded_page(response: Response) -> tuple[str, bytes, dict[str, Any]]:
+    """Page text, the same page as UTF-8 bytes, and encoding provenance: from the encoding
+    middleware when it ran (its body is that UTF-8), else from :func:`mcecrawl.encoding.decode`
+    here (same function, same result)."""
+    meta = response.meta
+    from mcecrawl.encoding import PROVENANCE_KEYS, decode
 
-_XML_PARSER = etree.XMLParser(resolve_entities=False, recover=True, huge_tree=True, no_network=True)
-
-
-def _local(tag: Any) -> str:
-    return etree.QName(tag).localname if isinstance(tag, str) else ""
-
-
-def iso_date(raw: str | None) -> str | None:
-    """ISO-8601 form of an ISO-like date string (``2020-11-29T11:57:59Z``, ``2020-11-29``), else None.
-
-    Non-ISO dates (Jalali, Persian digits) are left to the corpus-quality stage
-    (:func:`mcecrawl.corpus.dates.parse_date`, which also names the calendar): ``published_raw``
-    keeps them."""
-    if not raw:
-        return None
-    s = raw.strip()
-    try:
-        if len(s) == 10:
-            return date.fromisoformat(s).isoformat()
-        return datetime.fromisoformat(s.replace("Z", "+00:00")).isoformat()
-    except ValueError:
-        pass
-    try:  # RFC 822 dates of RSS <pubDate>
-        from email.utils import parsedate_to_datetime
-
-        return parsedate_to_datetime(s).isoformat()
-    except (TypeError, ValueError, IndexError):
-        return None
-
-
-def _jsonld_nodes(selector) -> list[dict]:
-    """The top-level JSON-LD nodes of the page (each script's object, list items, ``@graph`` members)."""
-    tops: list[dict] = []
-    for raw in selector.css('script[type="application/ld+json"]::text').getall():
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            continue
-        stack = [data]
-        while stack:
-            node = stack.pop(0)
-            if isinstance(node, list):
-                stack.extend(node)
-            elif isinstance(node, dict):
-                if "@graph" in node:
-                    stack.extend(node["@graph"] if isinstance(node["@graph"], list) else [node["@graph"]])
-                if "@type" in node:
-                    tops.append(node)
-    return tops
-
-
-def _text(value: Any) -> str | None:
-    """A JSON-LD value as text: a string, or the first string of a list (real pages give both)."""
-    if isinstance(value, list):
-        value = next((v for v in value if isinstance(v, str) and v.strip()), None)
-    return value if isinstance(value, str) and value.strip() else None
-
-
-def _types(node: dict) -> list[str]:
-    t = node.get("@type")
-    return [t] if isinstance(t, str) else [x for x in (t or []) if isinstance(x, str)]
-
-
-def _all_types(nodes: list, depth: int = 0) -> Iterable[str]:
-    """Every ``@type`` in ``nodes`` and the objects nested in them, except the members of a list
-    (``itemListElement``: teasers of other pages, not this page)."""
-    if depth > JSONLD_MAX_DEPTH:
-        return
-    for node in nodes:
-        if isinstance(node, list):
-            yield from _all_types(node, depth + 1)
-        elif isinstance(node, dict):
-            yield from _types(node)
-            yield from _all_types([v for k, v in node.items() if k != "itemListElement"
-                                   and isinstance(v, (dict, list))], depth + 1)
-
-
-def _main_entity_types(tops: list[dict]) -> list[str]:
-    """Types of the page's main entity in JSON-LD (schema.org ``mainEntity``/``mainEntityOfPage``).
-
-    The main entity is, in this order: what a node's ``mainEntity`` names (inline or by ``@id``)
-    and the nodes that declare ``mainEntityOfPage``; else the page node itself when it is a page
-    type of its own (``CollectionPage``, ``ProfilePage``, ...); else the one top-level node that is
-    not part of the frame (:data:`FRAME_JSONLD_TYPES`).  Several candidates: no main entity."""
-    by_id = {n["@id"]: n for n in tops if isinstance(n.get("@id"), str)}
-    named: list[dict] = []
-    for n in tops:
-        me = n.get("mainEntity")
-        for m in me if isinstance(me, list) else [me]:
-            if isinstance(m, dict):
-                named.append(by_id.get(m.get("@id"), m) if "@type" not in m else m)
-        if "mainEntityOfPage" in n:
-            named.append(n)
-    if named:
-        return [t for n in named for t in _types(n)]
-    pages = [t for n in tops for t in _types(n) if t in NOT_ARTICLE_JSONLD_TYPES and t.endswith(("Page", "Gallery"))]
-    if pages:
-        return pages
-    content = [n for n in tops if not FRAME_JSONLD_TYPES.issuperset(_types(n))]
-    return _types(content[0]) if len(content) == 1 else []
-
-
-_SCRIPT_ID = re.compile(r"script#([\w-]+)")
-
-
-def head_selector(text: str) -> scrapy.Selector | None:
-    """A selector over ``<head>`` only (JSON-LD, og:, meta live there on most news sites), or None
-    when the head does not end within :data:`HEAD_MAX_CHARS`.  Parsing 3 KB instead of 300 KB is
-    what keeps the spider's share of a crawl small (BENCHMARKS.md)."""
-    end = text.find("</head>", 0, HEAD_MAX_CHARS)
-    if end < 0:
-        end = text.find("</HEAD>", 0, HEAD_MAX_CHARS)
-    if end < 0:
-        return None
-    return scrapy.Selector(text=text[:end] + "</head></html>", type="html")
-
-
-# The elements the generic page evidence and metadata read: JSON-LD, <meta>, <time>, <h1>, <title>.
-# Comments and the bodies of other scripts, styles and textareas are stepped over, as a parser does.
-_SIGNAL_OPEN = re.compile(rb"<(!--|script|style|textarea|title|h1|meta|time)[\s>/]")
-_SIGNAL_END = {b"!--": b"-->", b"script": b"</script", b"style": b"</style", b"textarea": b"</textarea",
-               b"title": b"</title", b"h1": b"</h1"}
-
-
-def signal_elements(body: bytes) -> bytes:
-    """The page's signal elements (JSON-LD scripts, ``<meta>``, ``<time>``, ``<h1>``, ``<title>``) cut from
-    its UTF-8 bytes in document order: what :func:`page_evidence` and the generic metadata read,
-    without parsing the page (a 300 KB page: about 0.4 ms against 3.7 ms for a whole-page parse,
-    BENCHMARKS.md, crawl throughput)."""
-    low = body.lower()  # ASCII only: offsets unchanged
-    out, pos, n = [], 0, len(low)
-    while (m := _SIGNAL_OPEN.search(low, pos)) is not None:
-        name, start = m.group(1), m.start()
-        gt = low.find(b">", m.end() - 1)
-        if gt < 0:
-            break
-        closing = _SIGNAL_END.get(name)
-        if closing is None:  # <meta>, <time>: their attributes are what is read
-            out.append(body[start:gt + 1])
-            pos = gt + 1
-            continue
-        end = low.find(closing, start + 4)
-        if end < 0:  # unclosed: a comment or script runs to the end; a heading or title keeps its text
-            end = n if name in (b"!--", b"script", b"style") else max(low.find(b"<", gt + 1), gt + 1)
-        else:
-            end = end + 3 if name == b"!--" else (low.find(b">", end) + 1 or n)
-        if name in (b"title", b"h1") or (name == b"script" and b"ld+json" in low[start:gt]):
-            out.append(body[start:end])
-        pos = end
-    return b"".join(out)
-
-
-def signals_selector(body: bytes) -> scrapy.Selector:
-    """A selector over :func:`signal_elements` of the page: the page's evidence and metadata
-    without a whole-page parse."""
-    return scrapy.Selector(text="<html><head>" + signal_elements(body).decode("utf-8", "replace") + "</head></html>",
-                           type="html")
-
-
-def page_evidence(selector, rules: dict, text: str | None = None) -> tuple[str, str]:
-    """Decide article / not-article / no signal from the page itself.
-
-    1. The site's own page type, when the profile names where it lives (``script_json``, e.g.
-       Simorgh's ``__NEXT_DATA__``): a value in ``values`` is an article, a value in
-       ``not_values`` is not; it is the page's main entity as its CMS declares it, so it decides
-       first.  Other values are no signal.
-    2. An Article-family type anywhere in the page wins: JSON-LD (:data:`ARTICLE_JSONLD_TYPES`
-       plus the profile's ``jsonld_types``) or ``og:type`` (``article`` plus ``og_types``).
-    3. An explicit non-article type vetoes only as the page's main entity: JSON-LD
-       (:data:`NOT_ARTICLE_JSONLD_TYPES` plus ``not_jsonld_types``, see
-       :func:`_main_entity_types`) or ``og:type`` (:data:`NOT_ARTICLE_OG_PREFIXES` plus
-       ``not_og_types``).
-    4. Anything else (``WebPage``, ``WebSite``, ``BreadcrumbList``, og:type ``website`` or
-       ``text/html``, nothing at all) is no signal.
-
-    With ``text`` given, a ``script#id`` selector is found by a regular expression on the text
-    instead of on ``selector`` (which may then cover the head only).  Returns ``(verdict,
-    explanation)`` with verdict in ``article`` / ``not-article`` / ``no-signal``; the explanation
-    names the deciding signal and nothing page-specific, so it can be counted as a reason.
-    """
-    sj = rules.get("script_json")
-    if sj:
-        by_id = _SCRIPT_ID.fullmatch(sj["selector"].strip())
-        if by_id and text is not None:  # fast path: no full parse for <script id="...">
-            m = re.search(r"<script\b[^>]*\bid=[\"']?%s[\"']?[^>]*>(.*?)</script>" % re.escape(by_id.group(1)),
-                          text, re.S | re.I)
-            raw = m.group(1) if m else None
-        else:
-            raw = selector.css(f"{sj['selector']}::text").get()
-        value: Any = None
-        if raw:
-            try:
-                value = json.loads(raw)
-                for key in sj["path"].split("."):
-                    value = value.get(key) if isinstance(value, dict) else None
-            except ValueError:
-                value = None
-        if isinstance(value, str) and value in sj.get("values", ()):
-            return ARTICLE, f"page type {value!r}"
-        if isinstance(value, str) and value in sj.get("not_values", ()):
-            return NOT_ARTICLE, f"page type {value!r}"
-    tops = _jsonld_nodes(selector)
-    article_types = ARTICLE_JSONLD_TYPES.union(rules.get("jsonld_types", ()))
-    found = [t for t in _all_types(tops) if t in article_types]
-    if found:
-        return ARTICLE, f"JSON-LD @type {found[0]}"
-    og = (selector.css('meta[property="og:type"]::attr(content)').get() or "").strip().lower()
-    if og and og in ARTICLE_OG_TYPES.union(rules.get("og_types", ())):
-        return ARTICLE, f"og:type {og!r}"
-    not_types = NOT_ARTICLE_JSONLD_TYPES.union(rules.get("not_jsonld_types", ()))
-    main = [t for t in _main_entity_types(tops) if t in not_types]
-    if main:
-        return NOT_ARTICLE, f"JSON-LD main entity {main[0]}"
-    if og and (og.split(".")[0] in NOT_ARTICLE_OG_PREFIXES or og in rules.get("not_og_types", ())):
-        return NOT_ARTICLE, f"og:type {og!r}"
-    return NO_SIGNAL, "no page-type signal"
+    if "encoding_original" in meta:
+        return response.text, response.body, {k: meta.get(k) for k in PROVENANCE_KEYS}
+    ctype = response.headers.get(b"Content-Type")
+    d = decode(response.body, ctype.decode("latin-1") if ctype else None)
+    return d.text, d.text.encode("utf-8"), d.provenance()
 
 
 class SeenURLs:
@@ -517,28 +281,15 @@ class ProfileSpider(scrapy.Spider):
         """Sitemap index -> child sitemaps; urlset (incl. Google News) -> article requests."""
         if self._report_blocked(response):
             return
-        body = response.body
-        if body[:2] == b"\x1f\x8b":
-            body = gzip.decompress(body)
-        try:
-            root = etree.fromstring(body, parser=_XML_PARSER)
-        except etree.XMLSyntaxError:
-            root = None
-        if root is None:
+        parsed = sitemap_entries(response.body)
+        if parsed is None:
             self.crawler.stats.inc_value("mcecrawl/discovery/bad_sitemap")
             logger.warning("Not a sitemap: %s", response.url)
             return
-        kind = _local(root.tag)
+        kind, entries = parsed
         self.crawler.stats.inc_value(f"mcecrawl/discovery/sitemaps/{kind}")
-        for entry in root:
-            fields: dict[str, str] = {}
-            for el in entry.iter():
-                name = _local(el.tag)
-                if name and el.text and el.text.strip() and name not in fields:
-                    fields[name] = el.text.strip()
-            loc = fields.get("loc")
-            if not loc:
-                continue
+        for fields in entries:
+            loc = fields["loc"]
             if kind == "sitemapindex":
                 if self.profile.sitemap_follow and not any(p.search(loc) for p in self.profile.sitemap_follow):
                     continue
@@ -556,22 +307,12 @@ class ProfileSpider(scrapy.Spider):
         """RSS 2.0 ``item/link`` and Atom ``entry/link@href``, with their dates for ``since``."""
         if self._report_blocked(response):
             return
-        root = etree.fromstring(response.body, parser=_XML_PARSER)
-        if root is None:
+        entries = feed_entries(response.body)
+        if entries is None:
             self.crawler.stats.inc_value("mcecrawl/discovery/bad_feed")
             return
-        for entry in root.iter():
-            if _local(entry.tag) not in ("item", "entry"):
-                continue
-            link, when = None, None
-            for child in entry:
-                name = _local(child.tag)
-                if name == "link":
-                    link = link or (child.get("href") or (child.text or "").strip())
-                elif name in ("pubDate", "published", "updated", "date") and child.text:
-                    when = when or child.text.strip()
-            if link:
-                yield from self.consider(link, response.url, listed_date=when)
+        for link, when in entries:
+            yield from self.consider(link, response.url, listed_date=when)
 
     def parse_listing(self, response: Response):
         """Links of a listing page: article candidates and pagination pages."""
@@ -584,51 +325,16 @@ class ProfileSpider(scrapy.Spider):
 
     # -- articles --------------------------------------------------------------------------------
     def decoded(self, response: Response) -> tuple[str, bytes, dict[str, Any]]:
-        """Page text, the same page as UTF-8 bytes, and encoding provenance: from the encoding
-        middleware when it ran (its body is that UTF-8), else from :func:`mcecrawl.encoding.decode`
-        here (same function, same result)."""
-        meta = response.meta
-        from mcecrawl.encoding import PROVENANCE_KEYS, decode
-
-        if "encoding_original" in meta:
-            return response.text, response.body, {k: meta.get(k) for k in PROVENANCE_KEYS}
-        ctype = response.headers.get(b"Content-Type")
-        d = decode(response.body, ctype.decode("latin-1") if ctype else None)
-        return d.text, d.text.encode("utf-8"), d.provenance()
+        """:func:`decoded_page` of ``response``."""
+        return decoded_page(response)
 
     def page_metadata(self, selector, page: Callable[[], scrapy.Selector]) -> dict[str, Any]:
-        """Title, publication date and authors from JSON-LD, then meta tags, then markup.
+        """Title, publication date and authors (:func:`mcecrawl.spiders.evidence.page_metadata`).
 
-        ``selector`` covers the page's ``<head>`` or its signal elements (:func:`signal_elements`);
-        a site spider that reads other elements asks ``page()``, the whole page, parsed on the
-        first call (as for :meth:`not_article_reason`)."""
-        title = published_raw = None
-        authors: list[str] = []
-        wanted = set(self.profile.evidence.get("jsonld_types", ()))
-        for node in _jsonld_nodes(selector):
-            if wanted and not wanted.intersection(_types(node)) and "headline" not in node:
-                continue
-            title = title or _text(node.get("headline")) or _text(node.get("name"))
-            published_raw = published_raw or _text(node.get("datePublished"))
-            people = node.get("author") or []
-            for a in people if isinstance(people, list) else [people]:
-                if isinstance(a, dict) and "Person" in _types(a):
-                    a = a.get("name")
-                for name in a if isinstance(a, list) else [a]:  # real pages give a name as a list too
-                    if isinstance(name, str) and name.strip():
-                        authors.append(name.strip())
-            if title and published_raw:
-                break
-        meta = selector.css
-        published_raw = published_raw or meta('meta[property="article:published_time"]::attr(content)').get() \
-            or meta('meta[name="article:published_time"]::attr(content)').get() \
-            or meta('meta[itemprop="datePublished"]::attr(content)').get() \
-            or meta("time::attr(datetime)").get()
-        title = title or meta('meta[property="og:title"]::attr(content)').get() \
-            or " ".join(meta("h1 ::text").getall()).strip() or meta("title::text").get()
-        return {"title": title.strip() if isinstance(title, str) else title,
-                "published_raw": published_raw.strip() if published_raw else None,
-                "published": iso_date(published_raw), "authors": list(dict.fromkeys(authors))}
+        ``selector`` covers the page's ``<head>`` or its signal elements
+        (:func:`mcecrawl.spiders.evidence.signal_elements`); a site spider that reads other elements
+        asks ``page()``, the whole page, parsed on the first call (as for :meth:`not_article_reason`)."""
+        return page_metadata(selector, self.profile.evidence.get("jsonld_types", ()))
 
     def not_article_reason(self, page: Callable[[], scrapy.Selector]) -> str | None:
         """Hook for site spiders: why a page that passed the profile's evidence is still not an

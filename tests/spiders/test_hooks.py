@@ -69,7 +69,7 @@ def test_page_signals_of_the_body_cost_no_full_parse(parsed_sizes):
 
 
 def test_signal_elements_in_document_order_outside_comments_and_scripts():
-    from mcecrawl.spiders.base import signal_elements
+    from mcecrawl.spiders.evidence import signal_elements
 
     page = ('<html><head><TITLE>عنوان</TITLE><!-- <meta property="og:type" content="video"> -->'
             '<script>var s = "<meta name=x content=y>";</script>'

@@ -9,8 +9,8 @@ import scrapy
 from scrapy.http import HtmlResponse, Request, XmlResponse
 
 from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, PROFILES_DIR, load_profile, validate_profile
-from mcecrawl.spiders.base import iso_date, page_evidence
 from mcecrawl.spiders.bbc import BBCPersianSpider
+from mcecrawl.spiders.evidence import iso_date, page_evidence
 
 BBC = load_profile("bbc_persian")
 
@@ -332,7 +332,8 @@ def test_signal_elements_read_as_the_whole_page(shared_data):
     """Evidence and metadata from the page's signal elements equal those from a whole-page parse
     on every real page of the dev sets (six profiles' evidence rules, the generic metadata)."""
     from mcecrawl.evaluation.datasets import load_dataset
-    from mcecrawl.spiders.base import ProfileSpider, signals_selector
+    from mcecrawl.spiders.base import ProfileSpider
+    from mcecrawl.spiders.evidence import signals_selector
 
     spider = _spider()
     rules = [load_profile(name).evidence for name in ("hamshahri", "bbc_persian", "jamejam", "ahram",

@@ -1,5 +1,6 @@
 """Every spider ``scrapy list`` shows can run: it is built from its site profile (the generic
-``profile`` spider from ``-a profile=FILE``), and abstract bases are not listed."""
+``profile`` spider from ``-a profile=FILE``; the ``news`` spider from ``-a site=URL``), and abstract bases
+are not listed."""
 from __future__ import annotations
 
 import pytest
@@ -18,10 +19,16 @@ NAMES = LOADER.list()
 
 def test_the_list_is_the_bundled_sites_plus_the_generic_spider():
     profiles = {p.stem for p in PROFILES_DIR.glob("*.json")}
-    assert set(NAMES) == profiles | {"profile"}
+    assert set(NAMES) == profiles | {"profile", "news"}
 
 
-@pytest.mark.parametrize("name", NAMES)
+def test_the_news_spider_is_built_from_a_site():
+    cls = LOADER.load("news")
+    spider = cls.from_crawler(get_crawler(cls), site="https://www.example.ir")
+    assert [s.key for s in spider.site_list] == ["www.example.ir"]
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if n != "news"])
 def test_every_listed_spider_is_built_with_its_profile(name):
     cls = LOADER.load(name)
     kwargs = {"profile": str(PROFILES_DIR / "hamshahri.json")} if name == "profile" else {}

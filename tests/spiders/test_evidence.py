@@ -1,0 +1,28 @@
+"""Page evidence helpers of mcecrawl/spiders/evidence.py used by the generic news spider (the rest of the
+module is tested through the profile spider in test_profile_spider.py and test_hooks.py)."""
+from __future__ import annotations
+
+from mcecrawl.spiders.evidence import MIN_PROSE_CHARS, microdata_evidence, page_metadata, prose_chars, signals_selector
+
+
+def test_microdata_evidence():
+    assert microdata_evidence(b'<div itemscope itemtype="https://schema.org/NewsArticle">') == \
+        "microdata itemtype NewsArticle"
+    assert microdata_evidence(b"<div itemprop='articleBody'>") == "microdata itemprop articleBody"
+    assert microdata_evidence(b'<div itemscope itemtype="http://schema.org/WebPage"><p>x</p>') is None
+    assert microdata_evidence(b"<article><h1>x</h1></article>") is None
+
+
+def test_prose_chars_counts_lines_that_end_sentences():
+    text = "خبر فوری\nاین یک جمله است. و این هم جمله‌ای دیگر؟\nسرخط\nهذه جملة عربية؛ تنتهي هنا.\nیہ اردو جملہ ہے۔"
+    assert prose_chars(text) == sum(len(x) for x in text.split("\n")[1::2]) + len(text.split("\n")[4])
+    assert prose_chars("سرخط یک\nسرخط دو\nسرخط سه") == 0
+    assert MIN_PROSE_CHARS > prose_chars("یک جمله کوتاه.")
+
+
+def test_page_metadata_function():
+    sel = signals_selector(b'<html><head><script type="application/ld+json">{"@type": "NewsArticle", '
+                           b'"headline": "H", "datePublished": "2024-05-01T10:00:00Z", "author": {"@type": "Person", '
+                           b'"name": "A"}}</script></head></html>')
+    assert page_metadata(sel) == {"title": "H", "published_raw": "2024-05-01T10:00:00Z",
+                                  "published": "2024-05-01T10:00:00+00:00", "authors": ["A"]}
