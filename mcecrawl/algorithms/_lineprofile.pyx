@@ -117,6 +117,35 @@ cdef isize _find_end_tag(const uint8_t* d, isize n, isize pos, const char* name,
         i += 1
 
 
+cdef isize _find_head_end(const uint8_t* d, isize n, isize pos) noexcept nogil:
+    """Twin of ``lines._head_end``: end (exclusive) of the head's ``</head>`` at or after pos,
+    scripts, styles and comments inside the head skipped whole; -1 if none (or one of those is
+    unclosed)."""
+    cdef isize i = pos, j, gt, close
+    while True:
+        i = _find(d, n, i, 0x3C)  # "<"
+        if i < 0:
+            return -1
+        close = -2  # not an opening of a body
+        if i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, "head", 4):
+            j = i + 6
+            if j < n and d[j] == 0x3E:
+                return j + 1
+            if j < n and (_space(d[j]) or d[j] == 0x2F):
+                gt = _find(d, n, j + 1, 0x3E)
+                # No ">" after this point: no later end tag, and no body opened later can close.
+                return -1 if gt < 0 else gt + 1
+        elif i + 3 < n and d[i + 1] == 0x21 and d[i + 2] == 0x2D and d[i + 3] == 0x2D:
+            close = _find_comment_end(d, n, i + 4)
+        elif _ieq(d + i + 1, n - i - 1, "script", 6) and (i + 7 >= n or not _word(d[i + 7])):
+            close = _find_end_tag(d, n, i + 7, "script", 6)
+        elif _ieq(d + i + 1, n - i - 1, "style", 5) and (i + 6 >= n or not _word(d[i + 6])):
+            close = _find_end_tag(d, n, i + 6, "style", 5)
+        if close == -1:
+            return -1
+        i = close if close >= 0 else i + 1
+
+
 def protected_spans(const uint8_t[::1] data not None):
     """Twin of :func:`lines.protected_spans`: flat int64 [start0, end0, start1, end1, ...]."""
     cdef const uint8_t* d = &data[0] if data.shape[0] else NULL
@@ -148,7 +177,7 @@ def protected_spans(const uint8_t[::1] data not None):
                 if kind == 0:
                     close = _find_comment_end(d, n, lt + 4)
                 elif kind == 1:
-                    close = _find_end_tag(d, n, lt + 5, "head", 4)
+                    close = _find_head_end(d, n, lt + 5)
                 elif kind == 2:
                     close = _find_end_tag(d, n, lt + 7, "script", 6)
                 else:

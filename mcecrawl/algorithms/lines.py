@@ -66,6 +66,10 @@ _PROTECTED_CLOSE = {
     b"<script": re.compile(rb"</script(?:[\s/][^>]*)?>", re.IGNORECASE),
     b"<style": re.compile(rb"</style(?:[\s/][^>]*)?>", re.IGNORECASE),
 }
+# Inside the head, a script, style or comment is its own body (WHATWG HTML §13.2.6.4.4, "in head"
+# insertion mode: each switches the tokenizer to its own state), so a "</head>" in a script string
+# (a popup document written from JavaScript) ends nothing: the head's end is searched after them.
+_HEAD_SCAN = re.compile(rb"</head(?:[\s/][^>]*)?>|<!--|<script\b|<style\b", re.IGNORECASE)
 
 _LT, _GT, _NL, _SLASH, _BANG = 0x3C, 0x3E, 0x0A, 0x2F, 0x21
 _ALPHA = np.zeros(256, dtype=bool)
@@ -125,7 +129,8 @@ def protected_spans(data: bytes) -> np.ndarray:
     inside a comment) opens nothing.  An unclosed script/style/comment runs to the end of the
     page, as in the HTML tokenizer (WHATWG HTML §13.2.5, script data state).  The head (its
     ``<title>`` and ``<meta content="...">`` often repeat the lead in R2L text) is never main
-    content; without a ``</head>`` only its tag is protected.
+    content; its ``</head>`` is searched after the scripts, styles and comments inside it
+    (:func:`_head_end`), and without one only its tag is protected.
     """
     spans = []
     pos, n = 0, len(data)
@@ -137,7 +142,13 @@ def protected_spans(data: bytes) -> np.ndarray:
         opening = m.group().lower()
         # Once a closing tag is missing after some position it is missing after every later
         # one: not searched again, so 20,000 unclosed <head> tags cost one search, not 20,000.
-        close = None if opening in unclosed else _PROTECTED_CLOSE[opening].search(data, m.end())
+        if opening in unclosed:
+            close = None
+        elif opening == b"<head":
+            close = _head_end(data, m.end())
+        else:
+            found = _PROTECTED_CLOSE[opening].search(data, m.end())
+            close = found.end() if found else None
         if close is None:
             unclosed.add(opening)
         if close is None and opening == b"<head":
@@ -145,10 +156,26 @@ def protected_spans(data: bytes) -> np.ndarray:
             gt = data.find(b">", m.end())
             end = n if gt < 0 else gt + 1
         else:
-            end = close.end() if close else n
+            end = n if close is None else close
         spans.append((m.start(), end))
         pos = end
     return np.array(spans, dtype=np.int64).reshape(-1, 2)
+
+
+def _head_end(data: bytes, pos: int) -> int | None:
+    """End of the head's ``</head>`` at or after ``pos``, searched as the tokenizer reads the head:
+    scripts, styles and comments inside it are skipped whole; None if it has none (or one of
+    those bodies is unclosed: it runs to the end of the page)."""
+    while True:
+        m = _HEAD_SCAN.search(data, pos)
+        if m is None:
+            return None
+        if m.group()[1:2] == b"/":
+            return m.end()
+        close = _PROTECTED_CLOSE[m.group().lower()].search(data, m.end())
+        if close is None:
+            return None
+        pos = close.end()
 
 
 def _inside(positions: np.ndarray, spans: np.ndarray) -> np.ndarray:

@@ -182,14 +182,52 @@ def test_unclosed_heads_are_searched_for_their_closing_tag_once(monkeypatch):
     import mcecrawl.algorithms.lines as lines_module
 
     searches = []
-    real = lines_module._PROTECTED_CLOSE[b"<head"]
+    real = lines_module._head_end
 
-    class Counting:
-        def search(self, data, pos):
-            searches.append(pos)
-            return real.search(data, pos)
+    def counting(data, pos):
+        searches.append(pos)
+        return real(data, pos)
 
-    monkeypatch.setitem(lines_module._PROTECTED_CLOSE, b"<head", Counting())
+    monkeypatch.setattr(lines_module, "_head_end", counting)
     spans = protected_spans(b"<head><p>x</p>" * 1000)
     assert len(spans) == 1000 and (spans[:, 1] - spans[:, 0] == 6).all()  # only the tags
     assert len(searches) == 1
+
+
+# A head script that writes a popup document: its string holds "</HEAD>" (issue 20).
+POPUP_HEAD = (b"<html><head><title>t</title><script>var w = '<HTML><HEAD><TITLE>x</TITLE></HEAD><BODY>';\n"
+              + b"function f(a) { return a < 2 && a > 0; }\n" * 50
+              + b"</script><style>p:after{content:'</head>'}</style><!-- </head> --></head>"
+              + "<body><p>متن خبر</p></body></html>".encode())
+
+
+@pytest.mark.parametrize("segment", ["reference", "current"])
+def test_head_ends_after_the_scripts_styles_and_comments_inside_it(segment):
+    """A "</head>" in a script string, a style or a comment inside the head ends nothing: the
+    head's end is searched as the tokenizer reads it, on both cores (WHATWG HTML §13.2.6.4.4)."""
+    from mcecrawl.algorithms import profile_impl
+
+    head_end = POPUP_HEAD.index(b"</head><body>") + len(b"</head>")
+    assert protected_spans(POPUP_HEAD).tolist() == [[6, head_end]]
+    lines = (segment_lines if segment == "reference" else profile_impl.segment_lines)(POPUP_HEAD, split="tag")
+    unprotected = [lines.source(i, i) for i in range(len(lines)) if not lines.protected[i]]
+    assert unprotected == ["<html>", "<body>", "<p>متن خبر", "</p>", "</body>", "</html>"]
+
+
+def test_head_with_an_unclosed_script_protects_only_its_tag():
+    page = b"<head><script>var a = '</head>';<p>x</p>"
+    assert protected_spans(page).tolist() == [[0, 6], [6, len(page)]]
+
+
+def test_golden_head_holding_a_commented_out_head_end(shared_data):
+    """A real page (trafilatura_eval gdp.de) comments out "</head>\\n<body ...>" inside its head:
+    the head runs to its real end tag, on both cores."""
+    from mcecrawl.algorithms import profile_impl
+
+    data = (shared_data / "trafilatura_eval" / "pages" / "gdp.de-Wertschatzung.html").read_bytes()
+    real_end = data.index(b"--></head>") + len(b"--></head>")
+    head = data.index(b"<head")
+    assert [head, real_end] in protected_spans(data).tolist()
+    lines = profile_impl.segment_lines(data, split="tag")
+    assert lines.protected[np.searchsorted(lines.starts, real_end) - 1]
+    assert not lines.protected[np.searchsorted(lines.starts, real_end)]

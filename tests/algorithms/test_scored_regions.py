@@ -194,3 +194,16 @@ def test_short_text_above_the_headline_is_dropped_long_text_kept():
     body = f'<article><p>{lead}</p><h1>{HEADLINE}</h1>{paragraphs(ARTICLE[3:])}</article>'
     result = mcecrawl.extract(page(body), algorithm="scored_regions")
     assert lines_of(result) == [HEADLINE, lead] + ARTICLE[3:]
+
+
+def test_head_script_writing_a_popup_document_does_not_win():
+    """Issue 20: a head script's string holds "</HEAD>"; the head ends at its real end tag, so
+    the rest of the script (code with sentence punctuation) is never text and never wins."""
+    script = ("<script>function popup(t) { var w = window.open('', 'p'); w.document.write("
+              "'<HTML><HEAD><TITLE>' + t + '</TITLE></HEAD><BODY>'); }\n"
+              + "".join(f"var item{i} = {{name: 'value {i}', text: 'one, two. three, four.'}};\n"
+                        for i in range(300))
+              + "</script>")
+    html = page(f"<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</article>").replace("</head>", script + "</head>")
+    result = mcecrawl.extract(html, algorithm="scored_regions")
+    assert lines_of(result) == [HEADLINE] + ARTICLE
