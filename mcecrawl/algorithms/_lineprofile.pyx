@@ -195,6 +195,58 @@ def protected_spans(const uint8_t[::1] data not None):
     return _take(&spans)
 
 
+cdef isize _tag_end(const uint8_t* d, isize n, isize lt) noexcept nogil:
+    """Twin of :func:`lines.tag_end`: the ">" ending the tag at ``lt`` (``n - 1`` if none), a
+    ">" inside a quoted attribute value ending nothing."""
+    cdef isize pos = lt + 1, gt, i
+    cdef uint8_t q
+    cdef bint quoted = False
+    gt = _find(d, n, lt + 1, 0x3E)
+    if gt < 0:
+        return n - 1
+    for i in range(lt + 1, gt):  # no quote before the first ">": it ends the tag in every state
+        if d[i] == 0x22 or d[i] == 0x27:
+            quoted = True
+            break
+    if not quoted:
+        return gt
+    if d[pos] == 0x2F:
+        pos += 1
+        if pos >= n or not _alpha(d[pos]):
+            return gt
+    elif d[pos] == 0x21:
+        return gt
+    while pos < n and not (_space(d[pos]) or d[pos] == 0x2F or d[pos] == 0x3E):  # the tag name
+        pos += 1
+    while True:
+        while pos < n and (_space(d[pos]) or d[pos] == 0x2F):
+            pos += 1
+        if pos >= n:
+            return n - 1
+        if d[pos] == 0x3E:
+            return pos
+        pos += 1  # an attribute name: its first byte may be "=", the others not
+        while pos < n and not (_space(d[pos]) or d[pos] == 0x2F or d[pos] == 0x3E or d[pos] == 0x3D):
+            pos += 1
+        while pos < n and _space(d[pos]):
+            pos += 1
+        if pos < n and d[pos] == 0x3D:
+            pos += 1
+            while pos < n and _space(d[pos]):
+                pos += 1
+            if pos >= n:
+                return n - 1
+            q = d[pos]
+            if q == 0x22 or q == 0x27:
+                i = _find(d, n, pos + 1, q)
+                if i < 0:
+                    return n - 1
+                pos = i + 1
+            else:
+                while pos < n and not (_space(d[pos]) or d[pos] == 0x3E):
+                    pos += 1
+
+
 cdef uint64_t _name_key(const uint8_t* d, isize n, isize start) noexcept nogil:
     """lines._tag_name_keys for one tag: its first 8 name bytes lower-cased, little-endian."""
     cdef isize first = start + 1 + (d[start + 1 if start + 1 < n else n - 1] == 0x2F)
@@ -246,7 +298,7 @@ def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None,
     cdef const uint8_t* d = &data[0]
     cdef isize nspans = spans.shape[0] // 2
     cdef Buf tag_starts = Buf(NULL, 0, 0), tag_ends = Buf(NULL, 0, 0), starts = Buf(NULL, 0, 0)
-    cdef isize i, s, lt, gt = -2, prev_end = -1, end, k, line, nxt
+    cdef isize i, s, lt, prev_end = -1, end, k, line, nxt
     cdef bint first_candidate = True, solid
     cdef uint8_t c
     # Per position 0..n: 1 = a line starts here, 2 = a protected span starts or ends here.
@@ -256,8 +308,8 @@ def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None,
     try:
         with nogil:
             memset(mark, 0, n + 1)
-            # Tag openings outside protected bodies; a "<" before the end of the previous
-            # candidate's tag is inside an attribute value and opens nothing.
+            # Tag openings outside protected bodies; a "<" before the end of the last tag
+            # (lines.tag_end) is inside an attribute value and opens nothing.
             s = 0
             lt = _find(d, n, 0, 0x3C)
             while lt >= 0:
@@ -268,16 +320,14 @@ def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None,
                     while s < nspans and spans[2 * s + 1] <= lt:
                         s += 1
                     if not (s < nspans and spans[2 * s] <= lt):
-                        if gt != -1 and gt <= lt:
-                            gt = _find(d, n, lt + 1, 0x3E)
-                        end = gt if gt >= 0 else n - 1
                         if first_candidate or lt > prev_end:
+                            end = _tag_end(d, n, lt)
                             _push(&tag_starts, lt)
                             _push(&tag_ends, end)
                             if not block or _in_keys(_name_key(d, n, lt), block_keys):
                                 mark[lt] |= 1
+                            prev_end = end
                         first_candidate = False
-                        prev_end = end
                 lt = _find(d, n, lt + 1, 0x3C)
             mark[0] |= 1
             mark[n] |= 1

@@ -71,7 +71,8 @@ _PROTECTED_CLOSE = {
 # (a popup document written from JavaScript) ends nothing: the head's end is searched after them.
 _HEAD_SCAN = re.compile(rb"</head(?:[\s/][^>]*)?>|<!--|<script\b|<style\b", re.IGNORECASE)
 
-_LT, _GT, _NL, _SLASH, _BANG = 0x3C, 0x3E, 0x0A, 0x2F, 0x21
+_LT, _GT, _NL, _SLASH, _BANG, _EQUALS = 0x3C, 0x3E, 0x0A, 0x2F, 0x21, 0x3D
+_QUOTES = (0x22, 0x27)
 _ALPHA = np.zeros(256, dtype=bool)
 _ALPHA[ord("A"):ord("Z") + 1] = _ALPHA[ord("a"):ord("z") + 1] = True
 
@@ -178,6 +179,70 @@ def _head_end(data: bytes, pos: int) -> int | None:
         pos = close.end()
 
 
+_TAG_NAME = re.compile(rb"[^\s/>]*")
+_BETWEEN_ATTRS = re.compile(rb"[\s/]*")
+_ATTR_NAME = re.compile(rb"[^\s/>][^\s/>=]*\s*")  # and the whitespace after it
+_SPACES = re.compile(rb"\s*")
+_UNQUOTED = re.compile(rb"[^\s>]*")
+
+
+def tag_end(data: bytes, lt: int) -> int:
+    """Offset of the ">" that ends the tag opening at ``lt`` (``n - 1`` if none), read as the
+    tokenizer reads it (WHATWG HTML §13.2.5.32-39): a ">" inside a quoted attribute value ends
+    nothing, so markup held in an attribute (``data-props='{"html": "<p>…<\\/p>"}'``) is part of
+    its tag, never text.  ``<!…>`` and ``</`` + non-letter (bogus comments) end at the first ">"."""
+    n = len(data)
+    pos = lt + 1
+    if pos < n and data[pos] == _SLASH:
+        pos += 1
+        if pos >= n or not _ALPHA[data[pos]]:
+            gt = data.find(b">", pos)
+            return n - 1 if gt < 0 else gt
+    elif pos < n and data[pos] == _BANG:
+        gt = data.find(b">", pos)
+        return n - 1 if gt < 0 else gt
+    pos = _TAG_NAME.match(data, pos).end()  # type: ignore[union-attr]  # matches the empty string
+    while True:
+        pos = _BETWEEN_ATTRS.match(data, pos).end()  # type: ignore[union-attr]
+        if pos >= n:
+            return n - 1
+        if data[pos] == _GT:
+            return pos
+        pos = _ATTR_NAME.match(data, pos).end()  # type: ignore[union-attr]
+        if pos < n and data[pos] == _EQUALS:
+            pos = _SPACES.match(data, pos + 1).end()  # type: ignore[union-attr]
+            if pos >= n:
+                return n - 1
+            if data[pos] in _QUOTES:
+                close = data.find(data[pos:pos + 1], pos + 1)
+                if close < 0:
+                    return n - 1
+                pos = close + 1
+            else:
+                pos = _UNQUOTED.match(data, pos).end()  # type: ignore[union-attr]
+
+
+def _quoted_tag_ends(data: bytes, arr: np.ndarray, tag_starts: np.ndarray, tag_ends: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Tags (ending at their first ">") with the tags inside their quoted attribute values
+    dropped and their ends moved past them (:func:`tag_end`).  Only a tag with a quote before its
+    first ">" can end later: one tokenizer pass per such tag, in page order."""
+    quotes = np.union1d(_positions(arr, _QUOTES[0]), _positions(arr, _QUOTES[1]))
+    if not len(quotes) or not len(tag_starts):
+        return tag_starts, tag_ends
+    quoted = np.flatnonzero(np.searchsorted(quotes, tag_ends) > np.searchsorted(quotes, tag_starts))
+    alive = np.ones(len(tag_starts), dtype=bool)
+    tag_ends = tag_ends.copy()
+    for i in quoted:
+        if not alive[i]:
+            continue
+        end = tag_end(data, int(tag_starts[i]))
+        if end > tag_ends[i]:
+            tag_ends[i] = end
+            alive[i + 1:int(np.searchsorted(tag_starts, end, side="right"))] = False
+    return tag_starts[alive], tag_ends[alive]
+
+
 def _inside(positions: np.ndarray, spans: np.ndarray) -> np.ndarray:
     """Mask of ``positions`` lying inside one of the sorted, disjoint ``spans`` [start, end)."""
     if not len(spans) or not len(positions):
@@ -225,8 +290,9 @@ def segment_lines(text: str | bytes, *, split: str = "tag", merge_blank: bool = 
     Notes
     -----
     A tag opens at ``<`` followed by a letter, ``/`` or ``!`` (WHATWG HTML §13.2.5.6, tag open
-    state).  A ``<`` before the ``>`` that closes the previous tag is inside an attribute value
-    and opens nothing.  Newlines always end a line; nothing is split inside a protected body.
+    state).  A tag ends at its ``>`` outside quoted attribute values (:func:`tag_end`); a ``<``
+    before the end of the previous tag is inside an attribute value and opens nothing.  Newlines
+    always end a line; nothing is split inside a protected body.
     """
     if split not in SPLIT_MODES:
         raise ValueError(f"split must be one of {SPLIT_MODES}, not {split!r}")
@@ -248,11 +314,13 @@ def segment_lines(text: str | bytes, *, split: str = "tag", merge_blank: bool = 
     gt = _positions(arr, _GT)
     k = np.searchsorted(gt, lt)
     tag_ends = np.where(k < len(gt), gt[np.minimum(k, len(gt) - 1)] if len(gt) else 0, n - 1).astype(pos)
-    # "<" inside the previous tag (an attribute value such as title="a<b") opens nothing.
+    # "<" inside the previous tag (an attribute value such as title="a<b") opens nothing; then
+    # the tags with a quote before their first ">" are read to their real end (tag_end).
     keep = np.ones(len(lt), dtype=bool)
     keep[1:] = lt[1:] > tag_ends[:-1]
     tag_starts, tag_ends = lt[keep], tag_ends[keep]
     del lt, gt, k, keep, nxt
+    tag_starts, tag_ends = _quoted_tag_ends(data, arr, tag_starts, tag_ends)
 
     if split == "block" and len(tag_starts):
         cuts = tag_starts[np.isin(_tag_name_keys(arr, tag_starts), _BLOCK_KEYS)]

@@ -231,3 +231,27 @@ def test_golden_head_holding_a_commented_out_head_end(shared_data):
     lines = profile_impl.segment_lines(data, split="tag")
     assert lines.protected[np.searchsorted(lines.starts, real_end) - 1]
     assert not lines.protected[np.searchsorted(lines.starts, real_end)]
+
+
+@pytest.mark.parametrize("page, tags", [
+    # markup in a quoted attribute value (JSON page data, a caption for a lightbox) is part of its tag
+    (b"<div data-p='{\"h\":\"<p>x<\\/p>\"}' b=c>T</div>", [b"<div data-p='{\"h\":\"<p>x<\\/p>\"}' b=c>", b"</div>"]),
+    (b"<a href=\"x>y\">L</a>", [b"<a href=\"x>y\">", b"</a>"]),
+    (b"<a b = 'c>d' e=\"f>\"g>x<i>", [b"<a b = 'c>d' e=\"f>\"g>", b"<i>"]),
+    (b"</p class=\"a>b\">x<br/>", [b"</p class=\"a>b\">", b"<br/>"]),
+    # quotes that open no value: in a name, after a name without "=", in an unquoted value
+    (b"<a\"b>x<i>", [b"<a\"b>", b"<i>"]),
+    (b"<a =\" >x\">", [b"<a =\" >"]),
+    (b"<a b c=d\"e>x<i>", [b"<a b c=d\"e>", b"<i>"]),
+    (b"<!DOCTYPE html \"x>y\"><p>", [b"<!DOCTYPE html \"x>", b"<p>"]),
+    # an unclosed quote runs to the end of the page, as an unclosed tag does
+    (b"<a href=\"x>y<p>z", [b"<a href=\"x>y<p>z"]),
+])
+def test_tag_ends_skip_quoted_attribute_values(page, tags):
+    """Issue 20: a ">" or "<" inside a quoted attribute value ends or opens nothing (WHATWG HTML
+    §13.2.5.32-39), on both cores."""
+    from mcecrawl.algorithms import profile_impl
+
+    lines = profile_impl.segment_lines(page, split="tag")
+    found = [page[s:e + 1] for s, e in zip(lines.tag_starts.tolist(), lines.tag_ends.tolist())]
+    assert found == tags

@@ -207,3 +207,26 @@ def test_head_script_writing_a_popup_document_does_not_win():
     html = page(f"<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</article>").replace("</head>", script + "</head>")
     result = mcecrawl.extract(html, algorithm="scored_regions")
     assert lines_of(result) == [HEADLINE] + ARTICLE
+
+
+def test_markup_held_in_an_attribute_value_is_never_text():
+    """Issue 20: page data in a quoted attribute (a lightbox caption, a component's JSON props)
+    holds escaped markup; it belongs to its tag, so "<\\/p>" and the JSON never come out."""
+    caption = "".join(f"\\u00e9 {t} <b>{i}<\\/b>. " for i, t in enumerate(ARTICLE * 3))
+    props = "".join(f'<div data-props=\'{{"html": "<p class=\\"c\\">{caption}<\\/p>", "n": {i}}}\'></div>\n'
+                    for i in range(12))
+    body = f"<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</article><div class='widgets'>{props}</div>"
+    result = mcecrawl.extract(page(body), algorithm="scored_regions")
+    assert lines_of(result) == [HEADLINE] + ARTICLE
+
+
+@needs_data
+def test_golden_json_in_an_attribute_does_not_leak():
+    """readability_mozilla cnet-svg-classes: a component's attribute holds JSON with "<p>…<\\/p>"
+    captions; its tags end after the attribute, so the article is extracted, not the JSON."""
+    from mcecrawl.evaluation import lcs_f1, load_dataset
+
+    p = next(p for p in load_dataset(DATA / "readability_mozilla") if p.id == "cnet-svg-classes")
+    result = mcecrawl.extract(p.body, algorithm="scored_regions", content_type=p.content_type)
+    assert "<\\/p>" not in result.text and '"dateCreated"' not in result.text
+    assert lcs_f1(result.text, p.gold).f1 > 0.95
