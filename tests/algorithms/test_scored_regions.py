@@ -230,3 +230,43 @@ def test_golden_json_in_an_attribute_does_not_leak():
     result = mcecrawl.extract(p.body, algorithm="scored_regions", content_type=p.content_type)
     assert "<\\/p>" not in result.text and '"dateCreated"' not in result.text
     assert lcs_f1(result.text, p.gold).f1 > 0.95
+
+
+POSTS = [ARTICLE[:2], ARTICLE[2:], [ARTICLE[0] + " " + ARTICLE[3]], [ARTICLE[1] + " " + ARTICLE[2]]]
+
+
+def blog_home(post_tag: str, post_class: str) -> str:
+    """A blog's home page: several posts, each ended by a tall share bar (far more than ``gap``
+    lines), then a box of teaser links made from another template."""
+    spacer = "<div><span></span></div>\n" * 40
+    posts = "".join(
+        f'<{post_tag} class="post-{100 + i} {post_class}"><h2>عنوان نوشته {i}</h2><div class="inner">'
+        f'<div class="body">{paragraphs(texts)}</div></div><div class="share">{spacer}</div></{post_tag}>\n'
+        for i, texts in enumerate(POSTS))
+    teasers = "".join(f'<article class="teaser"><a href="/t/{i}">نوشته‌ای دیگر درباره موضوعی دیگر {i}</a>'
+                      f"</article>\n{spacer}" for i in range(4))
+    return page(f'<div class="wrap"><div class="col">{posts}</div><div class="more">{teasers}</div></div>')
+
+
+@pytest.mark.parametrize("post_tag, post_class", [("article", "post type-post"), ("div", "post hentry")])
+def test_every_post_of_a_blog_home_page_is_kept(post_tag, post_class):
+    """Issue 20: when several posts are the main content, the sibling posts (one template, one
+    parent) are joined; the teaser links of another template are not."""
+    result = mcecrawl.extract(blog_home(post_tag, post_class), algorithm="scored_regions")
+    for texts in POSTS:
+        for t in texts:
+            assert t in result.text
+    assert "نوشته‌ای دیگر" not in result.text
+
+
+@needs_data
+def test_golden_article_split_into_sibling_article_elements():
+    """trafilatura_eval slf.ch: the lead and the body are two sibling <article> elements of one
+    template, a gallery between them; both are kept, the captions held in attributes are not."""
+    from mcecrawl.evaluation import load_dataset
+
+    p = next(p for p in load_dataset(DATA / "trafilatura_eval") if p.id == "slf.ch-lawinensituation")
+    result = mcecrawl.extract(p.body, algorithm="scored_regions", content_type=p.content_type)
+    for snippet in p.with_:
+        assert snippet in result.text
+    assert "Die grösste Lawine dieser Berichtsperiode" not in result.text
