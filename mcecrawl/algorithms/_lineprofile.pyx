@@ -117,6 +117,47 @@ cdef isize _find_end_tag(const uint8_t* d, isize n, isize pos, const char* name,
         i += 1
 
 
+cdef inline bint _script_name_end(const uint8_t* d, isize n, isize j) noexcept nogil:
+    """Byte ``j`` (after a "script" tag name) is whitespace, "/" or ">"."""
+    return j < n and (_space(d[j]) or d[j] == 0x2F or d[j] == 0x3E)
+
+
+cdef isize _find_script_end(const uint8_t* d, isize n, isize pos) noexcept nogil:
+    """Twin of ``lines._script_end``: end (exclusive) of the script's end tag at or after pos,
+    read through escaped (after "<!--") and double escaped (after "<!--" and "<script") script
+    data as the tokenizer reads it; -1 if none."""
+    cdef isize i = pos, j, gt
+    cdef int state = 0  # 0 script data, 1 escaped, 2 double escaped
+    while i < n:
+        if d[i] == 0x3C:  # "<"
+            if state != 2 and i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, "script", 6):
+                j = i + 8
+                if j < n and d[j] == 0x3E:
+                    return j + 1
+                if j < n and (_space(d[j]) or d[j] == 0x2F):
+                    gt = _find(d, n, j + 1, 0x3E)
+                    return -1 if gt < 0 else gt + 1
+            elif state == 0 and i + 3 < n and d[i + 1] == 0x21 and d[i + 2] == 0x2D and d[i + 3] == 0x2D:
+                state = 1
+                i += 2  # "<!-->" is escaped and ended at once: its dashes count for "-->"
+                continue
+            elif state == 1 and _ieq(d + i + 1, n - i - 1, "script", 6) and _script_name_end(d, n, i + 7):
+                state = 2
+                i += 8
+                continue
+            elif (state == 2 and i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, "script", 6)
+                  and _script_name_end(d, n, i + 8)):
+                state = 1
+                i += 9
+                continue
+        elif d[i] == 0x2D and state != 0 and i + 2 < n and d[i + 1] == 0x2D and d[i + 2] == 0x3E:  # "-->"
+            state = 0
+            i += 3
+            continue
+        i += 1
+    return -1
+
+
 cdef isize _find_head_end(const uint8_t* d, isize n, isize pos) noexcept nogil:
     """Twin of ``lines._head_end``: end (exclusive) of the head's ``</head>`` at or after pos,
     scripts, styles and comments inside the head skipped whole; -1 if none (or one of those is
@@ -138,7 +179,7 @@ cdef isize _find_head_end(const uint8_t* d, isize n, isize pos) noexcept nogil:
         elif i + 3 < n and d[i + 1] == 0x21 and d[i + 2] == 0x2D and d[i + 3] == 0x2D:
             close = _find_comment_end(d, n, i + 4)
         elif _ieq(d + i + 1, n - i - 1, "script", 6) and (i + 7 >= n or not _word(d[i + 7])):
-            close = _find_end_tag(d, n, i + 7, "script", 6)
+            close = _find_script_end(d, n, i + 7)
         elif _ieq(d + i + 1, n - i - 1, "style", 5) and (i + 6 >= n or not _word(d[i + 6])):
             close = _find_end_tag(d, n, i + 6, "style", 5)
         if close == -1:
@@ -179,7 +220,7 @@ def protected_spans(const uint8_t[::1] data not None):
                 elif kind == 1:
                     close = _find_head_end(d, n, lt + 5)
                 elif kind == 2:
-                    close = _find_end_tag(d, n, lt + 7, "script", 6)
+                    close = _find_script_end(d, n, lt + 7)
                 else:
                     close = _find_end_tag(d, n, lt + 6, "style", 5)
                 if close < 0:

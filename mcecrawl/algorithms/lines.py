@@ -148,8 +148,7 @@ def protected_spans(data: bytes) -> np.ndarray:
         elif opening == b"<head":
             close = _head_end(data, m.end())
         else:
-            found = _PROTECTED_CLOSE[opening].search(data, m.end())
-            close = found.end() if found else None
+            close = _body_end(opening, data, m.end())
         if close is None:
             unclosed.add(opening)
         if close is None and opening == b"<head":
@@ -163,6 +162,35 @@ def protected_spans(data: bytes) -> np.ndarray:
     return np.array(spans, dtype=np.int64).reshape(-1, 2)
 
 
+# A script's data after "<!--" is "escaped"; a "<script" there starts a "double escaped" part in
+# which "</script>" ends nothing, up to the next "</script" or "-->" (WHATWG HTML §13.2.5.4 and
+# §13.2.5.20-31: `<!-- document.write("<script src=x></script>") -->`).
+_SCRIPT_DATA = re.compile(rb"</script(?:[\s/][^>]*)?>|<!--", re.IGNORECASE)
+_SCRIPT_ESCAPED = re.compile(rb"</script(?:[\s/][^>]*)?>|-->|<script[\s/>]", re.IGNORECASE)
+_SCRIPT_DOUBLE_ESCAPED = re.compile(rb"-->|</script[\s/>]", re.IGNORECASE)
+
+
+def _script_end(data: bytes, pos: int) -> int | None:
+    """End of the script's end tag at or after ``pos`` as the tokenizer finds it (escaped and
+    double escaped script data, see above); None if it has none."""
+    state = _SCRIPT_DATA
+    while True:
+        m = state.search(data, pos)
+        if m is None:
+            return None
+        token = m.group()
+        if token[:2] == b"</" and (state is not _SCRIPT_DOUBLE_ESCAPED):
+            return m.end()
+        if token == b"<!--":
+            state, pos = _SCRIPT_ESCAPED, m.start() + 2  # "<!-->" is escaped and ended at once
+        elif token == b"-->":
+            state, pos = _SCRIPT_DATA, m.end()
+        elif state is _SCRIPT_ESCAPED:  # "<script" + space, "/" or ">"
+            state, pos = _SCRIPT_DOUBLE_ESCAPED, m.end()
+        else:  # "</script" + space, "/" or ">" ends the double escaped part
+            state, pos = _SCRIPT_ESCAPED, m.end()
+
+
 def _head_end(data: bytes, pos: int) -> int | None:
     """End of the head's ``</head>`` at or after ``pos``, searched as the tokenizer reads the head:
     scripts, styles and comments inside it are skipped whole; None if it has none (or one of
@@ -173,10 +201,18 @@ def _head_end(data: bytes, pos: int) -> int | None:
             return None
         if m.group()[1:2] == b"/":
             return m.end()
-        close = _PROTECTED_CLOSE[m.group().lower()].search(data, m.end())
+        close = _body_end(m.group().lower(), data, m.end())
         if close is None:
             return None
-        pos = close.end()
+        pos = close
+
+
+def _body_end(opening: bytes, data: bytes, pos: int) -> int | None:
+    """End of the comment, script or style opened by ``opening`` (lower case), searched from ``pos``."""
+    if opening == b"<script":
+        return _script_end(data, pos)
+    found = _PROTECTED_CLOSE[opening].search(data, pos)
+    return found.end() if found else None
 
 
 _TAG_NAME = re.compile(rb"[^\s/>]*")

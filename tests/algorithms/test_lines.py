@@ -255,3 +255,21 @@ def test_tag_ends_skip_quoted_attribute_values(page, tags):
     lines = profile_impl.segment_lines(page, split="tag")
     found = [page[s:e + 1] for s, e in zip(lines.tag_starts.tolist(), lines.tag_ends.tolist())]
     assert found == tags
+
+
+@pytest.mark.parametrize("script, text", [
+    # an old page writes a script tag from a script hidden in a comment: "</script>" inside the
+    # double escaped part ends nothing (WHATWG HTML §13.2.5.20-31)
+    (b'<script><!--\ndocument.write("<script src=a.js></script>");\n//--></script>', []),
+    (b"<script><!-- <SCRIPT/> </SCRIPT x>--->a</script >", []),
+    (b"<script>a<!--></script>", []),  # "<!-->" is escaped and ended at once
+    # without "<!--" the first end tag ends the script, as before
+    (b'<script>document.write("<script src=a.js></script>");</script>', [b'");', b"</script>"]),
+])
+def test_script_end_is_searched_through_escaped_script_data(script, text):
+    from mcecrawl.algorithms import profile_impl
+
+    page = script + "<p>متن</p>".encode()
+    lines = profile_impl.segment_lines(page, split="tag")
+    unprotected = [lines.source(i, i).encode() for i in range(len(lines)) if not lines.protected[i]]
+    assert unprotected == text + ["<p>متن".encode(), b"</p>"]
