@@ -193,9 +193,10 @@ def protected_spans(const uint8_t[::1] data not None):
     cdef isize n = data.shape[0]
     cdef Buf spans = Buf(NULL, 0, 0)
     cdef isize pos = 0, lt, end, close, kind
-    # Openings whose closing is nowhere after the scan position (0: comment, 1 head, 2 script, 3 style).
-    cdef bint unclosed[4]
-    unclosed[0] = unclosed[1] = unclosed[2] = unclosed[3] = False
+    # Openings whose closing is nowhere after the scan position (0: comment, 1 head, 2 script,
+    # 3 style, 4 template, 5 textarea).
+    cdef bint unclosed[6]
+    unclosed[0] = unclosed[1] = unclosed[2] = unclosed[3] = unclosed[4] = unclosed[5] = False
     with nogil:
         while pos < n:
             lt = _find(d, n, pos, 0x3C)
@@ -210,6 +211,10 @@ def protected_spans(const uint8_t[::1] data not None):
                 kind = 2
             elif _ieq(d + lt + 1, n - lt - 1, "style", 5) and (lt + 6 >= n or not _word(d[lt + 6])):
                 kind = 3
+            elif _ieq(d + lt + 1, n - lt - 1, "template", 8) and (lt + 9 >= n or not _word(d[lt + 9])):
+                kind = 4
+            elif _ieq(d + lt + 1, n - lt - 1, "textarea", 8) and (lt + 9 >= n or not _word(d[lt + 9])):
+                kind = 5
             if kind < 0:
                 pos = lt + 1
                 continue
@@ -221,8 +226,12 @@ def protected_spans(const uint8_t[::1] data not None):
                     close = _find_head_end(d, n, lt + 5)
                 elif kind == 2:
                     close = _find_script_end(d, n, lt + 7)
-                else:
+                elif kind == 3:
                     close = _find_end_tag(d, n, lt + 6, "style", 5)
+                elif kind == 4:
+                    close = _find_end_tag(d, n, lt + 9, "template", 8)
+                else:
+                    close = _find_end_tag(d, n, lt + 9, "textarea", 8)
                 if close < 0:
                     unclosed[kind] = True
             if close < 0 and kind == 1:

@@ -10,9 +10,10 @@ Phases
 ------
 :func:`segment_lines`
     Split the source at newlines and before tags (every tag, or only block-level tags), never
-    inside comments, ``<script>``/``<style>`` bodies or attribute values.  Lines inside those
-    bodies (and the ``<head>``) are flagged ``protected`` so that their text (e.g. JSON page
-    data full of R2L strings) can never win a region.  Whitespace-only lines are merged into
+    inside comments, ``<script>``/``<style>``/``<template>``/``<textarea>`` bodies or quoted
+    attribute values; the ends of tags and bodies are found as the HTML tokenizer finds them.
+    Lines inside those bodies (and the ``<head>``) are flagged ``protected`` so that their text
+    (e.g. JSON page data full of R2L strings) can never win a region.  Whitespace-only lines are merged into
     the line before them, so indentation and empty lines change neither the line profile nor P.
 :func:`count_ascii`, :func:`count_non_ascii`, :func:`count_r2l`, :func:`count_content_code`
     Per-line counts (the papers' EPL/NEPL lengths, T1/T2 arrays), weighted in characters or in
@@ -56,8 +57,11 @@ _NAME_BYTES = 8
 _BLOCK_KEYS = np.array(sorted({int.from_bytes(t[:8].ljust(8, b"\0"), "little") for t in BLOCK_TAGS}), dtype=np.uint64)
 
 # Openings of the bodies that are never split and never count as content.  Their ends are
-# searched case-insensitively (HTML tag names are ASCII case-insensitive).
-_PROTECTED_OPEN = re.compile(rb"<!--|<script\b|<style\b|<head\b", re.IGNORECASE)
+# searched case-insensitively (HTML tag names are ASCII case-insensitive).  A <template>'s content
+# is inert, never rendered (HTML §4.12.3: the markup of a client-side template, "{{ post.title }}"),
+# and a <textarea>'s is a form field's value (RCDATA, §13.2.5.2): parse.DROPPED_TAGS drops both, so
+# the line profile does not count them as text either.
+_PROTECTED_OPEN = re.compile(rb"<!--|<script\b|<style\b|<head\b|<template\b|<textarea\b", re.IGNORECASE)
 # An end tag runs to the next ">" whatever follows its name (WHATWG HTML §13.2.5.7-10: after
 # whitespace or "/" the tokenizer reads attributes), so "</script\n<!--x-->" closes at "-->".
 _PROTECTED_CLOSE = {
@@ -65,6 +69,8 @@ _PROTECTED_CLOSE = {
     b"<head": re.compile(rb"</head(?:[\s/][^>]*)?>", re.IGNORECASE),
     b"<script": re.compile(rb"</script(?:[\s/][^>]*)?>", re.IGNORECASE),
     b"<style": re.compile(rb"</style(?:[\s/][^>]*)?>", re.IGNORECASE),
+    b"<template": re.compile(rb"</template(?:[\s/][^>]*)?>", re.IGNORECASE),
+    b"<textarea": re.compile(rb"</textarea(?:[\s/][^>]*)?>", re.IGNORECASE),
 }
 # Inside the head, a script, style or comment is its own body (WHATWG HTML §13.2.6.4.4, "in head"
 # insertion mode: each switches the tokenizer to its own state), so a "</head>" in a script string
@@ -89,8 +95,8 @@ class Lines:
     starts, ends : numpy.ndarray
         Byte offsets of each line, ``ends[i] == starts[i + 1]``.
     protected : numpy.ndarray of bool
-        The line lies in a comment, ``<script>``, ``<style>`` or ``<head>`` element (tags
-        included).
+        The line lies in a comment, ``<script>``, ``<style>``, ``<template>``, ``<textarea>`` or
+        ``<head>`` element (tags included).
     tag_starts, tag_ends : numpy.ndarray
         Byte spans ``[start, end]`` (inclusive) of every tag outside protected bodies.
     """
@@ -124,7 +130,8 @@ class Lines:
 
 
 def protected_spans(data: bytes) -> np.ndarray:
-    """Byte spans ``[start, end)`` of comments, ``<script>``/``<style>`` elements and ``<head>``.
+    """Byte spans ``[start, end)`` of comments, ``<script>``/``<style>``/``<template>``/``<textarea>``
+    elements and ``<head>``.
 
     A scan that resumes after each closing, so that ``<!--`` inside a script (or ``<script``
     inside a comment) opens nothing.  An unclosed script/style/comment runs to the end of the

@@ -273,3 +273,15 @@ def test_script_end_is_searched_through_escaped_script_data(script, text):
     lines = profile_impl.segment_lines(page, split="tag")
     unprotected = [lines.source(i, i).encode() for i in range(len(lines)) if not lines.protected[i]]
     assert unprotected == text + ["<p>متن".encode(), b"</p>"]
+
+
+@pytest.mark.parametrize("tag", [b"template", b"TEXTAREA"])
+def test_template_and_textarea_bodies_are_protected(tag):
+    """A client-side template's markup ("{{ post.title }}") and a text field's value are never
+    rendered as text (parse.DROPPED_TAGS drops them): protected, on both cores."""
+    from mcecrawl.algorithms import profile_impl
+
+    page = b"<" + tag + b" id=t><div class=x><p>{{ post.title }}</p></div></" + tag + b"><p>t</p>"
+    assert protected_spans(page).tolist() == [[0, page.index(b"<p>t")]]
+    lines = profile_impl.segment_lines(page, split="tag")
+    assert [lines.source(i, i) for i in range(len(lines)) if not lines.protected[i]] == ["<p>t", "</p>"]

@@ -270,3 +270,29 @@ def test_golden_article_split_into_sibling_article_elements():
     for snippet in p.with_:
         assert snippet in result.text
     assert "Die grösste Lawine dieser Berichtsperiode" not in result.text
+
+
+def test_client_side_template_never_wins():
+    """Issue 20: a client-side template (an inert <template>) holds more prose than the article,
+    with "{{ }}" placeholders; it is never rendered, so it never wins and never comes out."""
+    notice = "این متن یک هشدار است که تنها در برخی صفحه‌ها نشان داده می‌شود، نه در این صفحه. "
+    template = ('<template id="post-tpl"><article :id="post.id"><h2>{{ post.title }}</h2>'
+                + f'<div v-if="post.alert" class="alert"><p>{notice * 12}</p></div></article></template>')
+    html = page(f"<div>{template}</div><div class='story'><h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</div>")
+    result = mcecrawl.extract(html, algorithm="scored_regions")
+    assert lines_of(result) == [HEADLINE] + ARTICLE
+
+
+@needs_data
+def test_golden_client_side_template_page():
+    """trafilatura_eval biobiochile.cl: Vue templates of alert boxes ("{{ post.post_hour }}") held
+    in <template> elements won over the article; now the article is extracted."""
+    from mcecrawl.evaluation import load_dataset
+
+    p = next(p for p in load_dataset(DATA / "trafilatura_eval") if p.id == "biobiochile.cl-gremios")
+    result = mcecrawl.extract(p.body, algorithm="scored_regions", content_type=p.content_type)
+    assert "{{" not in result.text
+    for snippet in p.with_:
+        assert snippet in result.text
+    for snippet in p.without:
+        assert snippet not in result.text
