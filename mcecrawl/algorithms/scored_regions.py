@@ -17,7 +17,8 @@ page-independent evidence, parsing only the chosen lines.  Phases, one function 
    class/id lists; ``<article>``, ``itemprop=articleBody``, ``<main>``), and by its distance to the
    page's headline.
 4. :func:`join_regions` — neighbouring regions that read as article text and sit in the same
-   container as the chosen one are joined (an article split by a figure, a quote or a promo block).
+   container as the chosen one, or in a sibling post of one template (:func:`sibling_post`), are
+   joined (an article split by a figure, a quote or a promo block; the posts of a blog's home page).
 5. :func:`clean_region` — the chosen lines are parsed (lxml) inside their containers' opening
    tags and, within them, boilerplate containers, link boxes, hidden elements, captions,
    metadata, bylines and link-dense blocks are dropped (Readability's cleaning rules).
