@@ -117,15 +117,86 @@ cdef isize _find_end_tag(const uint8_t* d, isize n, isize pos, const char* name,
         i += 1
 
 
+cdef inline bint _script_name_end(const uint8_t* d, isize n, isize j) noexcept nogil:
+    """Byte ``j`` (after a "script" tag name) is whitespace, "/" or ">"."""
+    return j < n and (_space(d[j]) or d[j] == 0x2F or d[j] == 0x3E)
+
+
+cdef isize _find_script_end(const uint8_t* d, isize n, isize pos) noexcept nogil:
+    """Twin of ``lines._script_end``: end (exclusive) of the script's end tag at or after pos,
+    read through escaped (after "<!--") and double escaped (after "<!--" and "<script") script
+    data as the tokenizer reads it; -1 if none."""
+    cdef isize i = pos, j, gt
+    cdef int state = 0  # 0 script data, 1 escaped, 2 double escaped
+    while i < n:
+        if d[i] == 0x3C:  # "<"
+            if state != 2 and i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, "script", 6):
+                j = i + 8
+                if j < n and d[j] == 0x3E:
+                    return j + 1
+                if j < n and (_space(d[j]) or d[j] == 0x2F):
+                    gt = _find(d, n, j + 1, 0x3E)
+                    return -1 if gt < 0 else gt + 1
+            elif state == 0 and i + 3 < n and d[i + 1] == 0x21 and d[i + 2] == 0x2D and d[i + 3] == 0x2D:
+                state = 1
+                i += 2  # "<!-->" is escaped and ended at once: its dashes count for "-->"
+                continue
+            elif state == 1 and _ieq(d + i + 1, n - i - 1, "script", 6) and _script_name_end(d, n, i + 7):
+                state = 2
+                i += 8
+                continue
+            elif (state == 2 and i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, "script", 6)
+                  and _script_name_end(d, n, i + 8)):
+                state = 1
+                i += 9
+                continue
+        elif d[i] == 0x2D and state != 0 and i + 2 < n and d[i + 1] == 0x2D and d[i + 2] == 0x3E:  # "-->"
+            state = 0
+            i += 3
+            continue
+        i += 1
+    return -1
+
+
+cdef isize _find_head_end(const uint8_t* d, isize n, isize pos) noexcept nogil:
+    """Twin of ``lines._head_end``: end (exclusive) of the head's ``</head>`` at or after pos,
+    scripts, styles and comments inside the head skipped whole; -1 if none (or one of those is
+    unclosed)."""
+    cdef isize i = pos, j, gt, close
+    while True:
+        i = _find(d, n, i, 0x3C)  # "<"
+        if i < 0:
+            return -1
+        close = -2  # not an opening of a body
+        if i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, "head", 4):
+            j = i + 6
+            if j < n and d[j] == 0x3E:
+                return j + 1
+            if j < n and (_space(d[j]) or d[j] == 0x2F):
+                gt = _find(d, n, j + 1, 0x3E)
+                # No ">" after this point: no later end tag, and no body opened later can close.
+                return -1 if gt < 0 else gt + 1
+        elif i + 3 < n and d[i + 1] == 0x21 and d[i + 2] == 0x2D and d[i + 3] == 0x2D:
+            close = _find_comment_end(d, n, i + 4)
+        elif _ieq(d + i + 1, n - i - 1, "script", 6) and (i + 7 >= n or not _word(d[i + 7])):
+            close = _find_script_end(d, n, i + 7)
+        elif _ieq(d + i + 1, n - i - 1, "style", 5) and (i + 6 >= n or not _word(d[i + 6])):
+            close = _find_end_tag(d, n, i + 6, "style", 5)
+        if close == -1:
+            return -1
+        i = close if close >= 0 else i + 1
+
+
 def protected_spans(const uint8_t[::1] data not None):
     """Twin of :func:`lines.protected_spans`: flat int64 [start0, end0, start1, end1, ...]."""
     cdef const uint8_t* d = &data[0] if data.shape[0] else NULL
     cdef isize n = data.shape[0]
     cdef Buf spans = Buf(NULL, 0, 0)
     cdef isize pos = 0, lt, end, close, kind
-    # Openings whose closing is nowhere after the scan position (0: comment, 1 head, 2 script, 3 style).
-    cdef bint unclosed[4]
-    unclosed[0] = unclosed[1] = unclosed[2] = unclosed[3] = False
+    # Openings whose closing is nowhere after the scan position (0: comment, 1 head, 2 script,
+    # 3 style, 4 template, 5 textarea).
+    cdef bint unclosed[6]
+    unclosed[0] = unclosed[1] = unclosed[2] = unclosed[3] = unclosed[4] = unclosed[5] = False
     with nogil:
         while pos < n:
             lt = _find(d, n, pos, 0x3C)
@@ -140,6 +211,10 @@ def protected_spans(const uint8_t[::1] data not None):
                 kind = 2
             elif _ieq(d + lt + 1, n - lt - 1, "style", 5) and (lt + 6 >= n or not _word(d[lt + 6])):
                 kind = 3
+            elif _ieq(d + lt + 1, n - lt - 1, "template", 8) and (lt + 9 >= n or not _word(d[lt + 9])):
+                kind = 4
+            elif _ieq(d + lt + 1, n - lt - 1, "textarea", 8) and (lt + 9 >= n or not _word(d[lt + 9])):
+                kind = 5
             if kind < 0:
                 pos = lt + 1
                 continue
@@ -148,11 +223,15 @@ def protected_spans(const uint8_t[::1] data not None):
                 if kind == 0:
                     close = _find_comment_end(d, n, lt + 4)
                 elif kind == 1:
-                    close = _find_end_tag(d, n, lt + 5, "head", 4)
+                    close = _find_head_end(d, n, lt + 5)
                 elif kind == 2:
-                    close = _find_end_tag(d, n, lt + 7, "script", 6)
-                else:
+                    close = _find_script_end(d, n, lt + 7)
+                elif kind == 3:
                     close = _find_end_tag(d, n, lt + 6, "style", 5)
+                elif kind == 4:
+                    close = _find_end_tag(d, n, lt + 9, "template", 8)
+                else:
+                    close = _find_end_tag(d, n, lt + 9, "textarea", 8)
                 if close < 0:
                     unclosed[kind] = True
             if close < 0 and kind == 1:
@@ -164,6 +243,58 @@ def protected_spans(const uint8_t[::1] data not None):
             _push(&spans, end)
             pos = end
     return _take(&spans)
+
+
+cdef isize _tag_end(const uint8_t* d, isize n, isize lt) noexcept nogil:
+    """Twin of :func:`lines.tag_end`: the ">" ending the tag at ``lt`` (``n - 1`` if none), a
+    ">" inside a quoted attribute value ending nothing."""
+    cdef isize pos = lt + 1, gt, i
+    cdef uint8_t q
+    cdef bint quoted = False
+    gt = _find(d, n, lt + 1, 0x3E)
+    if gt < 0:
+        return n - 1
+    for i in range(lt + 1, gt):  # no quote before the first ">": it ends the tag in every state
+        if d[i] == 0x22 or d[i] == 0x27:
+            quoted = True
+            break
+    if not quoted:
+        return gt
+    if d[pos] == 0x2F:
+        pos += 1
+        if pos >= n or not _alpha(d[pos]):
+            return gt
+    elif d[pos] == 0x21:
+        return gt
+    while pos < n and not (_space(d[pos]) or d[pos] == 0x2F or d[pos] == 0x3E):  # the tag name
+        pos += 1
+    while True:
+        while pos < n and (_space(d[pos]) or d[pos] == 0x2F):
+            pos += 1
+        if pos >= n:
+            return n - 1
+        if d[pos] == 0x3E:
+            return pos
+        pos += 1  # an attribute name: its first byte may be "=", the others not
+        while pos < n and not (_space(d[pos]) or d[pos] == 0x2F or d[pos] == 0x3E or d[pos] == 0x3D):
+            pos += 1
+        while pos < n and _space(d[pos]):
+            pos += 1
+        if pos < n and d[pos] == 0x3D:
+            pos += 1
+            while pos < n and _space(d[pos]):
+                pos += 1
+            if pos >= n:
+                return n - 1
+            q = d[pos]
+            if q == 0x22 or q == 0x27:
+                i = _find(d, n, pos + 1, q)
+                if i < 0:
+                    return n - 1
+                pos = i + 1
+            else:
+                while pos < n and not (_space(d[pos]) or d[pos] == 0x3E):
+                    pos += 1
 
 
 cdef uint64_t _name_key(const uint8_t* d, isize n, isize start) noexcept nogil:
@@ -217,7 +348,7 @@ def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None,
     cdef const uint8_t* d = &data[0]
     cdef isize nspans = spans.shape[0] // 2
     cdef Buf tag_starts = Buf(NULL, 0, 0), tag_ends = Buf(NULL, 0, 0), starts = Buf(NULL, 0, 0)
-    cdef isize i, s, lt, gt = -2, prev_end = -1, end, k, line, nxt
+    cdef isize i, s, lt, prev_end = -1, end, k, line, nxt
     cdef bint first_candidate = True, solid
     cdef uint8_t c
     # Per position 0..n: 1 = a line starts here, 2 = a protected span starts or ends here.
@@ -227,8 +358,8 @@ def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None,
     try:
         with nogil:
             memset(mark, 0, n + 1)
-            # Tag openings outside protected bodies; a "<" before the end of the previous
-            # candidate's tag is inside an attribute value and opens nothing.
+            # Tag openings outside protected bodies; a "<" before the end of the last tag
+            # (lines.tag_end) is inside an attribute value and opens nothing.
             s = 0
             lt = _find(d, n, 0, 0x3C)
             while lt >= 0:
@@ -239,16 +370,14 @@ def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None,
                     while s < nspans and spans[2 * s + 1] <= lt:
                         s += 1
                     if not (s < nspans and spans[2 * s] <= lt):
-                        if gt != -1 and gt <= lt:
-                            gt = _find(d, n, lt + 1, 0x3E)
-                        end = gt if gt >= 0 else n - 1
                         if first_candidate or lt > prev_end:
+                            end = _tag_end(d, n, lt)
                             _push(&tag_starts, lt)
                             _push(&tag_ends, end)
                             if not block or _in_keys(_name_key(d, n, lt), block_keys):
                                 mark[lt] |= 1
+                            prev_end = end
                         first_candidate = False
-                        prev_end = end
                 lt = _find(d, n, lt + 1, 0x3C)
             mark[0] |= 1
             mark[n] |= 1

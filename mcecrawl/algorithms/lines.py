@@ -10,9 +10,10 @@ Phases
 ------
 :func:`segment_lines`
     Split the source at newlines and before tags (every tag, or only block-level tags), never
-    inside comments, ``<script>``/``<style>`` bodies or attribute values.  Lines inside those
-    bodies (and the ``<head>``) are flagged ``protected`` so that their text (e.g. JSON page
-    data full of R2L strings) can never win a region.  Whitespace-only lines are merged into
+    inside comments, ``<script>``/``<style>``/``<template>``/``<textarea>`` bodies or quoted
+    attribute values; the ends of tags and bodies are found as the HTML tokenizer finds them.
+    Lines inside those bodies (and the ``<head>``) are flagged ``protected`` so that their text
+    (e.g. JSON page data full of R2L strings) can never win a region.  Whitespace-only lines are merged into
     the line before them, so indentation and empty lines change neither the line profile nor P.
 :func:`count_ascii`, :func:`count_non_ascii`, :func:`count_r2l`, :func:`count_content_code`
     Per-line counts (the papers' EPL/NEPL lengths, T1/T2 arrays), weighted in characters or in
@@ -56,8 +57,11 @@ _NAME_BYTES = 8
 _BLOCK_KEYS = np.array(sorted({int.from_bytes(t[:8].ljust(8, b"\0"), "little") for t in BLOCK_TAGS}), dtype=np.uint64)
 
 # Openings of the bodies that are never split and never count as content.  Their ends are
-# searched case-insensitively (HTML tag names are ASCII case-insensitive).
-_PROTECTED_OPEN = re.compile(rb"<!--|<script\b|<style\b|<head\b", re.IGNORECASE)
+# searched case-insensitively (HTML tag names are ASCII case-insensitive).  A <template>'s content
+# is inert, never rendered (HTML §4.12.3: the markup of a client-side template, "{{ post.title }}"),
+# and a <textarea>'s is a form field's value (RCDATA, §13.2.5.2): parse.DROPPED_TAGS drops both, so
+# the line profile does not count them as text either.
+_PROTECTED_OPEN = re.compile(rb"<!--|<script\b|<style\b|<head\b|<template\b|<textarea\b", re.IGNORECASE)
 # An end tag runs to the next ">" whatever follows its name (WHATWG HTML §13.2.5.7-10: after
 # whitespace or "/" the tokenizer reads attributes), so "</script\n<!--x-->" closes at "-->".
 _PROTECTED_CLOSE = {
@@ -65,9 +69,16 @@ _PROTECTED_CLOSE = {
     b"<head": re.compile(rb"</head(?:[\s/][^>]*)?>", re.IGNORECASE),
     b"<script": re.compile(rb"</script(?:[\s/][^>]*)?>", re.IGNORECASE),
     b"<style": re.compile(rb"</style(?:[\s/][^>]*)?>", re.IGNORECASE),
+    b"<template": re.compile(rb"</template(?:[\s/][^>]*)?>", re.IGNORECASE),
+    b"<textarea": re.compile(rb"</textarea(?:[\s/][^>]*)?>", re.IGNORECASE),
 }
+# Inside the head, a script, style or comment is its own body (WHATWG HTML §13.2.6.4.4, "in head"
+# insertion mode: each switches the tokenizer to its own state), so a "</head>" in a script string
+# (a popup document written from JavaScript) ends nothing: the head's end is searched after them.
+_HEAD_SCAN = re.compile(rb"</head(?:[\s/][^>]*)?>|<!--|<script\b|<style\b", re.IGNORECASE)
 
-_LT, _GT, _NL, _SLASH, _BANG = 0x3C, 0x3E, 0x0A, 0x2F, 0x21
+_LT, _GT, _NL, _SLASH, _BANG, _EQUALS = 0x3C, 0x3E, 0x0A, 0x2F, 0x21, 0x3D
+_QUOTES = (0x22, 0x27)
 _ALPHA = np.zeros(256, dtype=bool)
 _ALPHA[ord("A"):ord("Z") + 1] = _ALPHA[ord("a"):ord("z") + 1] = True
 
@@ -84,8 +95,8 @@ class Lines:
     starts, ends : numpy.ndarray
         Byte offsets of each line, ``ends[i] == starts[i + 1]``.
     protected : numpy.ndarray of bool
-        The line lies in a comment, ``<script>``, ``<style>`` or ``<head>`` element (tags
-        included).
+        The line lies in a comment, ``<script>``, ``<style>``, ``<template>``, ``<textarea>`` or
+        ``<head>`` element (tags included).
     tag_starts, tag_ends : numpy.ndarray
         Byte spans ``[start, end]`` (inclusive) of every tag outside protected bodies.
     """
@@ -119,13 +130,15 @@ class Lines:
 
 
 def protected_spans(data: bytes) -> np.ndarray:
-    """Byte spans ``[start, end)`` of comments, ``<script>``/``<style>`` elements and ``<head>``.
+    """Byte spans ``[start, end)`` of comments, ``<script>``/``<style>``/``<template>``/``<textarea>``
+    elements and ``<head>``.
 
     A scan that resumes after each closing, so that ``<!--`` inside a script (or ``<script``
     inside a comment) opens nothing.  An unclosed script/style/comment runs to the end of the
     page, as in the HTML tokenizer (WHATWG HTML §13.2.5, script data state).  The head (its
     ``<title>`` and ``<meta content="...">`` often repeat the lead in R2L text) is never main
-    content; without a ``</head>`` only its tag is protected.
+    content; its ``</head>`` is searched after the scripts, styles and comments inside it
+    (:func:`_head_end`), and without one only its tag is protected.
     """
     spans = []
     pos, n = 0, len(data)
@@ -137,7 +150,12 @@ def protected_spans(data: bytes) -> np.ndarray:
         opening = m.group().lower()
         # Once a closing tag is missing after some position it is missing after every later
         # one: not searched again, so 20,000 unclosed <head> tags cost one search, not 20,000.
-        close = None if opening in unclosed else _PROTECTED_CLOSE[opening].search(data, m.end())
+        if opening in unclosed:
+            close = None
+        elif opening == b"<head":
+            close = _head_end(data, m.end())
+        else:
+            close = _body_end(opening, data, m.end())
         if close is None:
             unclosed.add(opening)
         if close is None and opening == b"<head":
@@ -145,10 +163,127 @@ def protected_spans(data: bytes) -> np.ndarray:
             gt = data.find(b">", m.end())
             end = n if gt < 0 else gt + 1
         else:
-            end = close.end() if close else n
+            end = n if close is None else close
         spans.append((m.start(), end))
         pos = end
     return np.array(spans, dtype=np.int64).reshape(-1, 2)
+
+
+# A script's data after "<!--" is "escaped"; a "<script" there starts a "double escaped" part in
+# which "</script>" ends nothing, up to the next "</script" or "-->" (WHATWG HTML §13.2.5.4 and
+# §13.2.5.20-31: `<!-- document.write("<script src=x></script>") -->`).
+_SCRIPT_DATA = re.compile(rb"</script(?:[\s/][^>]*)?>|<!--", re.IGNORECASE)
+_SCRIPT_ESCAPED = re.compile(rb"</script(?:[\s/][^>]*)?>|-->|<script[\s/>]", re.IGNORECASE)
+_SCRIPT_DOUBLE_ESCAPED = re.compile(rb"-->|</script[\s/>]", re.IGNORECASE)
+
+
+def _script_end(data: bytes, pos: int) -> int | None:
+    """End of the script's end tag at or after ``pos`` as the tokenizer finds it (escaped and
+    double escaped script data, see above); None if it has none."""
+    state = _SCRIPT_DATA
+    while True:
+        m = state.search(data, pos)
+        if m is None:
+            return None
+        token = m.group()
+        if token[:2] == b"</" and (state is not _SCRIPT_DOUBLE_ESCAPED):
+            return m.end()
+        if token == b"<!--":
+            state, pos = _SCRIPT_ESCAPED, m.start() + 2  # "<!-->" is escaped and ended at once
+        elif token == b"-->":
+            state, pos = _SCRIPT_DATA, m.end()
+        elif state is _SCRIPT_ESCAPED:  # "<script" + space, "/" or ">"
+            state, pos = _SCRIPT_DOUBLE_ESCAPED, m.end()
+        else:  # "</script" + space, "/" or ">" ends the double escaped part
+            state, pos = _SCRIPT_ESCAPED, m.end()
+
+
+def _head_end(data: bytes, pos: int) -> int | None:
+    """End of the head's ``</head>`` at or after ``pos``, searched as the tokenizer reads the head:
+    scripts, styles and comments inside it are skipped whole; None if it has none (or one of
+    those bodies is unclosed: it runs to the end of the page)."""
+    while True:
+        m = _HEAD_SCAN.search(data, pos)
+        if m is None:
+            return None
+        if m.group()[1:2] == b"/":
+            return m.end()
+        close = _body_end(m.group().lower(), data, m.end())
+        if close is None:
+            return None
+        pos = close
+
+
+def _body_end(opening: bytes, data: bytes, pos: int) -> int | None:
+    """End of the comment, script or style opened by ``opening`` (lower case), searched from ``pos``."""
+    if opening == b"<script":
+        return _script_end(data, pos)
+    found = _PROTECTED_CLOSE[opening].search(data, pos)
+    return found.end() if found else None
+
+
+_TAG_NAME = re.compile(rb"[^\s/>]*")
+_BETWEEN_ATTRS = re.compile(rb"[\s/]*")
+_ATTR_NAME = re.compile(rb"[^\s/>][^\s/>=]*\s*")  # and the whitespace after it
+_SPACES = re.compile(rb"\s*")
+_UNQUOTED = re.compile(rb"[^\s>]*")
+
+
+def tag_end(data: bytes, lt: int) -> int:
+    """Offset of the ">" that ends the tag opening at ``lt`` (``n - 1`` if none), read as the
+    tokenizer reads it (WHATWG HTML §13.2.5.32-39): a ">" inside a quoted attribute value ends
+    nothing, so markup held in an attribute (``data-props='{"html": "<p>…<\\/p>"}'``) is part of
+    its tag, never text.  ``<!…>`` and ``</`` + non-letter (bogus comments) end at the first ">"."""
+    n = len(data)
+    pos = lt + 1
+    if pos < n and data[pos] == _SLASH:
+        pos += 1
+        if pos >= n or not _ALPHA[data[pos]]:
+            gt = data.find(b">", pos)
+            return n - 1 if gt < 0 else gt
+    elif pos < n and data[pos] == _BANG:
+        gt = data.find(b">", pos)
+        return n - 1 if gt < 0 else gt
+    pos = _TAG_NAME.match(data, pos).end()  # type: ignore[union-attr]  # matches the empty string
+    while True:
+        pos = _BETWEEN_ATTRS.match(data, pos).end()  # type: ignore[union-attr]
+        if pos >= n:
+            return n - 1
+        if data[pos] == _GT:
+            return pos
+        pos = _ATTR_NAME.match(data, pos).end()  # type: ignore[union-attr]
+        if pos < n and data[pos] == _EQUALS:
+            pos = _SPACES.match(data, pos + 1).end()  # type: ignore[union-attr]
+            if pos >= n:
+                return n - 1
+            if data[pos] in _QUOTES:
+                close = data.find(data[pos:pos + 1], pos + 1)
+                if close < 0:
+                    return n - 1
+                pos = close + 1
+            else:
+                pos = _UNQUOTED.match(data, pos).end()  # type: ignore[union-attr]
+
+
+def _quoted_tag_ends(data: bytes, arr: np.ndarray, tag_starts: np.ndarray, tag_ends: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Tags (ending at their first ">") with the tags inside their quoted attribute values
+    dropped and their ends moved past them (:func:`tag_end`).  Only a tag with a quote before its
+    first ">" can end later: one tokenizer pass per such tag, in page order."""
+    quotes = np.union1d(_positions(arr, _QUOTES[0]), _positions(arr, _QUOTES[1]))
+    if not len(quotes) or not len(tag_starts):
+        return tag_starts, tag_ends
+    quoted = np.flatnonzero(np.searchsorted(quotes, tag_ends) > np.searchsorted(quotes, tag_starts))
+    alive = np.ones(len(tag_starts), dtype=bool)
+    tag_ends = tag_ends.copy()
+    for i in quoted:
+        if not alive[i]:
+            continue
+        end = tag_end(data, int(tag_starts[i]))
+        if end > tag_ends[i]:
+            tag_ends[i] = end
+            alive[i + 1:int(np.searchsorted(tag_starts, end, side="right"))] = False
+    return tag_starts[alive], tag_ends[alive]
 
 
 def _inside(positions: np.ndarray, spans: np.ndarray) -> np.ndarray:
@@ -198,8 +333,9 @@ def segment_lines(text: str | bytes, *, split: str = "tag", merge_blank: bool = 
     Notes
     -----
     A tag opens at ``<`` followed by a letter, ``/`` or ``!`` (WHATWG HTML §13.2.5.6, tag open
-    state).  A ``<`` before the ``>`` that closes the previous tag is inside an attribute value
-    and opens nothing.  Newlines always end a line; nothing is split inside a protected body.
+    state).  A tag ends at its ``>`` outside quoted attribute values (:func:`tag_end`); a ``<``
+    before the end of the previous tag is inside an attribute value and opens nothing.  Newlines
+    always end a line; nothing is split inside a protected body.
     """
     if split not in SPLIT_MODES:
         raise ValueError(f"split must be one of {SPLIT_MODES}, not {split!r}")
@@ -221,11 +357,13 @@ def segment_lines(text: str | bytes, *, split: str = "tag", merge_blank: bool = 
     gt = _positions(arr, _GT)
     k = np.searchsorted(gt, lt)
     tag_ends = np.where(k < len(gt), gt[np.minimum(k, len(gt) - 1)] if len(gt) else 0, n - 1).astype(pos)
-    # "<" inside the previous tag (an attribute value such as title="a<b") opens nothing.
+    # "<" inside the previous tag (an attribute value such as title="a<b") opens nothing; then
+    # the tags with a quote before their first ">" are read to their real end (tag_end).
     keep = np.ones(len(lt), dtype=bool)
     keep[1:] = lt[1:] > tag_ends[:-1]
     tag_starts, tag_ends = lt[keep], tag_ends[keep]
     del lt, gt, k, keep, nxt
+    tag_starts, tag_ends = _quoted_tag_ends(data, arr, tag_starts, tag_ends)
 
     if split == "block" and len(tag_starts):
         cuts = tag_starts[np.isin(_tag_name_keys(arr, tag_starts), _BLOCK_KEYS)]

@@ -17,7 +17,8 @@ page-independent evidence, parsing only the chosen lines.  Phases, one function 
    class/id lists; ``<article>``, ``itemprop=articleBody``, ``<main>``), and by its distance to the
    page's headline.
 4. :func:`join_regions` — neighbouring regions that read as article text and sit in the same
-   container as the chosen one are joined (an article split by a figure, a quote or a promo block).
+   container as the chosen one, or in a sibling post of one template (:func:`sibling_post`), are
+   joined (an article split by a figure, a quote or a promo block; the posts of a blog's home page).
 5. :func:`clean_region` — the chosen lines are parsed (lxml) inside their containers' opening
    tags and, within them, boilerplate containers, link boxes, hidden elements, captions,
    metadata, bylines and link-dense blocks are dropped (Readability's cleaning rules).
@@ -352,15 +353,55 @@ def sanity_check(c: Candidate, total_chars: int, any_punct: bool) -> str:
 def same_article(a: Candidate, b: Candidate) -> bool:
     """Whether region ``b`` belongs to the article of region ``a``: inside the container the page
     labels as its article when ``a`` has one, else sharing a container at most
-    :data:`JOIN_MAX_LEVELS` levels above ``a``'s innermost one."""
+    :data:`JOIN_MAX_LEVELS` levels above ``a``'s innermost one; or inside a sibling post of
+    ``a``'s (:func:`sibling_post`)."""
     b_offsets = {off for off, _ in b.containers}
     for off, tag in a.containers:
         if is_labelled(*_label(tag)):
-            return off in b_offsets
+            return off in b_offsets or sibling_post(a, b)
     for level, (off, tag) in enumerate(a.containers):
         if off in b_offsets:
-            return level <= JOIN_MAX_LEVELS or _reads_as_content(tag)
+            return level <= JOIN_MAX_LEVELS or _reads_as_content(tag) or sibling_post(a, b)
     return False
+
+
+def sibling_post(a: Candidate, b: Candidate) -> bool:
+    """Whether ``b`` lies in a sibling of one of ``a``'s post containers: a container labelled as
+    an article or reading as content (:func:`_reads_as_content`), and a sibling of it (the same
+    parent) made from the same template (:func:`_same_template`).  The posts of a blog's home
+    page or of a thread, and an article the page splits into several ``<article>`` elements, are
+    one main content; their neighbours joined one by one, each read as prose by the caller."""
+    b_index = {off: k for k, (off, _) in enumerate(b.containers)}
+    for i in range(len(a.containers) - 1):
+        off, tag = a.containers[i]
+        name, words = _label(tag)
+        if not (is_labelled(name, words) or _reads_as_content(tag)):
+            continue
+        j = b_index.get(a.containers[i + 1][0], 0)  # a's parent among b's containers, not innermost
+        if j and b.containers[j - 1][0] != off and _same_template(tag, b.containers[j - 1][1]):
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _same_template(tag: bytes, other: bytes) -> bool:
+    """Two opening tags of one template: the same name, and a class word in common (words with
+    digits, such as a post's number, left out), or no class on either (``<article>`` alone)."""
+    name, classes = _template(tag)
+    other_name, other_classes = _template(other)
+    if name != other_name:
+        return False
+    return bool(classes & other_classes) if classes or other_classes else name == "article"
+
+
+_CLASS = re.compile(rb"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+
+
+def _template(tag: bytes) -> tuple[str, frozenset[str]]:
+    """(tag name, class words without digits) of an opening tag."""
+    m = _CLASS.search(tag)
+    words = (m.group(1) or m.group(2) or m.group(3) or b"").decode("utf-8", "replace").lower().split() if m else []
+    return _label(tag)[0], frozenset(w for w in words if not any(c.isdigit() for c in w))
 
 
 def _reads_as_content(tag: bytes) -> bool:

@@ -182,14 +182,106 @@ def test_unclosed_heads_are_searched_for_their_closing_tag_once(monkeypatch):
     import mcecrawl.algorithms.lines as lines_module
 
     searches = []
-    real = lines_module._PROTECTED_CLOSE[b"<head"]
+    real = lines_module._head_end
 
-    class Counting:
-        def search(self, data, pos):
-            searches.append(pos)
-            return real.search(data, pos)
+    def counting(data, pos):
+        searches.append(pos)
+        return real(data, pos)
 
-    monkeypatch.setitem(lines_module._PROTECTED_CLOSE, b"<head", Counting())
+    monkeypatch.setattr(lines_module, "_head_end", counting)
     spans = protected_spans(b"<head><p>x</p>" * 1000)
     assert len(spans) == 1000 and (spans[:, 1] - spans[:, 0] == 6).all()  # only the tags
     assert len(searches) == 1
+
+
+# A head script that writes a popup document: its string holds "</HEAD>" (issue 20).
+POPUP_HEAD = (b"<html><head><title>t</title><script>var w = '<HTML><HEAD><TITLE>x</TITLE></HEAD><BODY>';\n"
+              + b"function f(a) { return a < 2 && a > 0; }\n" * 50
+              + b"</script><style>p:after{content:'</head>'}</style><!-- </head> --></head>"
+              + "<body><p>متن خبر</p></body></html>".encode())
+
+
+@pytest.mark.parametrize("segment", ["reference", "current"])
+def test_head_ends_after_the_scripts_styles_and_comments_inside_it(segment):
+    """A "</head>" in a script string, a style or a comment inside the head ends nothing: the
+    head's end is searched as the tokenizer reads it, on both cores (WHATWG HTML §13.2.6.4.4)."""
+    from mcecrawl.algorithms import profile_impl
+
+    head_end = POPUP_HEAD.index(b"</head><body>") + len(b"</head>")
+    assert protected_spans(POPUP_HEAD).tolist() == [[6, head_end]]
+    lines = (segment_lines if segment == "reference" else profile_impl.segment_lines)(POPUP_HEAD, split="tag")
+    unprotected = [lines.source(i, i) for i in range(len(lines)) if not lines.protected[i]]
+    assert unprotected == ["<html>", "<body>", "<p>متن خبر", "</p>", "</body>", "</html>"]
+
+
+def test_head_with_an_unclosed_script_protects_only_its_tag():
+    page = b"<head><script>var a = '</head>';<p>x</p>"
+    assert protected_spans(page).tolist() == [[0, 6], [6, len(page)]]
+
+
+def test_golden_head_holding_a_commented_out_head_end(shared_data):
+    """A real page (trafilatura_eval gdp.de) comments out "</head>\\n<body ...>" inside its head:
+    the head runs to its real end tag, on both cores."""
+    from mcecrawl.algorithms import profile_impl
+
+    data = (shared_data / "trafilatura_eval" / "pages" / "gdp.de-Wertschatzung.html").read_bytes()
+    real_end = data.index(b"--></head>") + len(b"--></head>")
+    head = data.index(b"<head")
+    assert [head, real_end] in protected_spans(data).tolist()
+    lines = profile_impl.segment_lines(data, split="tag")
+    assert lines.protected[np.searchsorted(lines.starts, real_end) - 1]
+    assert not lines.protected[np.searchsorted(lines.starts, real_end)]
+
+
+@pytest.mark.parametrize("page, tags", [
+    # markup in a quoted attribute value (JSON page data, a caption for a lightbox) is part of its tag
+    (b"<div data-p='{\"h\":\"<p>x<\\/p>\"}' b=c>T</div>", [b"<div data-p='{\"h\":\"<p>x<\\/p>\"}' b=c>", b"</div>"]),
+    (b"<a href=\"x>y\">L</a>", [b"<a href=\"x>y\">", b"</a>"]),
+    (b"<a b = 'c>d' e=\"f>\"g>x<i>", [b"<a b = 'c>d' e=\"f>\"g>", b"<i>"]),
+    (b"</p class=\"a>b\">x<br/>", [b"</p class=\"a>b\">", b"<br/>"]),
+    # quotes that open no value: in a name, after a name without "=", in an unquoted value
+    (b"<a\"b>x<i>", [b"<a\"b>", b"<i>"]),
+    (b"<a =\" >x\">", [b"<a =\" >"]),
+    (b"<a b c=d\"e>x<i>", [b"<a b c=d\"e>", b"<i>"]),
+    (b"<!DOCTYPE html \"x>y\"><p>", [b"<!DOCTYPE html \"x>", b"<p>"]),
+    # an unclosed quote runs to the end of the page, as an unclosed tag does
+    (b"<a href=\"x>y<p>z", [b"<a href=\"x>y<p>z"]),
+])
+def test_tag_ends_skip_quoted_attribute_values(page, tags):
+    """Issue 20: a ">" or "<" inside a quoted attribute value ends or opens nothing (WHATWG HTML
+    §13.2.5.32-39), on both cores."""
+    from mcecrawl.algorithms import profile_impl
+
+    lines = profile_impl.segment_lines(page, split="tag")
+    found = [page[s:e + 1] for s, e in zip(lines.tag_starts.tolist(), lines.tag_ends.tolist())]
+    assert found == tags
+
+
+@pytest.mark.parametrize("script, text", [
+    # an old page writes a script tag from a script hidden in a comment: "</script>" inside the
+    # double escaped part ends nothing (WHATWG HTML §13.2.5.20-31)
+    (b'<script><!--\ndocument.write("<script src=a.js></script>");\n//--></script>', []),
+    (b"<script><!-- <SCRIPT/> </SCRIPT x>--->a</script >", []),
+    (b"<script>a<!--></script>", []),  # "<!-->" is escaped and ended at once
+    # without "<!--" the first end tag ends the script, as before
+    (b'<script>document.write("<script src=a.js></script>");</script>', [b'");', b"</script>"]),
+])
+def test_script_end_is_searched_through_escaped_script_data(script, text):
+    from mcecrawl.algorithms import profile_impl
+
+    page = script + "<p>متن</p>".encode()
+    lines = profile_impl.segment_lines(page, split="tag")
+    unprotected = [lines.source(i, i).encode() for i in range(len(lines)) if not lines.protected[i]]
+    assert unprotected == text + ["<p>متن".encode(), b"</p>"]
+
+
+@pytest.mark.parametrize("tag", [b"template", b"TEXTAREA"])
+def test_template_and_textarea_bodies_are_protected(tag):
+    """A client-side template's markup ("{{ post.title }}") and a text field's value are never
+    rendered as text (parse.DROPPED_TAGS drops them): protected, on both cores."""
+    from mcecrawl.algorithms import profile_impl
+
+    page = b"<" + tag + b" id=t><div class=x><p>{{ post.title }}</p></div></" + tag + b"><p>t</p>"
+    assert protected_spans(page).tolist() == [[0, page.index(b"<p>t")]]
+    lines = profile_impl.segment_lines(page, split="tag")
+    assert [lines.source(i, i) for i in range(len(lines)) if not lines.protected[i]] == ["<p>t", "</p>"]

@@ -193,3 +193,105 @@ def test_short_text_above_the_headline_is_dropped_long_text_kept():
     body = f'<article><p>{lead}</p><h1>{HEADLINE}</h1>{paragraphs(ARTICLE[3:])}</article>'
     result = mcecrawl.extract(page(body), algorithm="scored_regions")
     assert lines_of(result) == [HEADLINE, lead] + ARTICLE[3:]
+
+
+def test_head_script_writing_a_popup_document_does_not_win():
+    """Issue 20: a head script's string holds "</HEAD>"; the head ends at its real end tag, so
+    the rest of the script (code with sentence punctuation) is never text and never wins."""
+    script = ("<script>function popup(t) { var w = window.open('', 'p'); w.document.write("
+              "'<HTML><HEAD><TITLE>' + t + '</TITLE></HEAD><BODY>'); }\n"
+              + "".join(f"var item{i} = {{name: 'value {i}', text: 'one, two. three, four.'}};\n"
+                        for i in range(300))
+              + "</script>")
+    html = page(f"<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</article>").replace("</head>", script + "</head>")
+    result = mcecrawl.extract(html, algorithm="scored_regions")
+    assert lines_of(result) == [HEADLINE] + ARTICLE
+
+
+def test_markup_held_in_an_attribute_value_is_never_text():
+    """Issue 20: page data in a quoted attribute (a lightbox caption, a component's JSON props)
+    holds escaped markup; it belongs to its tag, so "<\\/p>" and the JSON never come out."""
+    caption = "".join(f"\\u00e9 {t} <b>{i}<\\/b>. " for i, t in enumerate(ARTICLE * 3))
+    props = "".join(f'<div data-props=\'{{"html": "<p class=\\"c\\">{caption}<\\/p>", "n": {i}}}\'></div>\n'
+                    for i in range(12))
+    body = f"<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</article><div class='widgets'>{props}</div>"
+    result = mcecrawl.extract(page(body), algorithm="scored_regions")
+    assert lines_of(result) == [HEADLINE] + ARTICLE
+
+
+@needs_data
+def test_golden_json_in_an_attribute_does_not_leak():
+    """readability_mozilla cnet-svg-classes: a component's attribute holds JSON with "<p>…<\\/p>"
+    captions; its tags end after the attribute, so the article is extracted, not the JSON."""
+    from mcecrawl.evaluation import lcs_f1, load_dataset
+
+    p = next(p for p in load_dataset(DATA / "readability_mozilla") if p.id == "cnet-svg-classes")
+    result = mcecrawl.extract(p.body, algorithm="scored_regions", content_type=p.content_type)
+    assert "<\\/p>" not in result.text and '"dateCreated"' not in result.text
+    assert lcs_f1(result.text, p.gold).f1 > 0.95
+
+
+POSTS = [ARTICLE[:2], ARTICLE[2:], [ARTICLE[0] + " " + ARTICLE[3]], [ARTICLE[1] + " " + ARTICLE[2]]]
+
+
+def blog_home(post_tag: str, post_class: str) -> str:
+    """A blog's home page: several posts, each ended by a tall share bar (far more than ``gap``
+    lines), then a box of teaser links made from another template."""
+    spacer = "<div><span></span></div>\n" * 40
+    posts = "".join(
+        f'<{post_tag} class="post-{100 + i} {post_class}"><h2>عنوان نوشته {i}</h2><div class="inner">'
+        f'<div class="body">{paragraphs(texts)}</div></div><div class="share">{spacer}</div></{post_tag}>\n'
+        for i, texts in enumerate(POSTS))
+    teasers = "".join(f'<article class="teaser"><a href="/t/{i}">نوشته‌ای دیگر درباره موضوعی دیگر {i}</a>'
+                      f"</article>\n{spacer}" for i in range(4))
+    return page(f'<div class="wrap"><div class="col">{posts}</div><div class="more">{teasers}</div></div>')
+
+
+@pytest.mark.parametrize("post_tag, post_class", [("article", "post type-post"), ("div", "post hentry")])
+def test_every_post_of_a_blog_home_page_is_kept(post_tag, post_class):
+    """Issue 20: when several posts are the main content, the sibling posts (one template, one
+    parent) are joined; the teaser links of another template are not."""
+    result = mcecrawl.extract(blog_home(post_tag, post_class), algorithm="scored_regions")
+    for texts in POSTS:
+        for t in texts:
+            assert t in result.text
+    assert "نوشته‌ای دیگر" not in result.text
+
+
+@needs_data
+def test_golden_article_split_into_sibling_article_elements():
+    """trafilatura_eval slf.ch: the lead and the body are two sibling <article> elements of one
+    template, a gallery between them; both are kept, the captions held in attributes are not."""
+    from mcecrawl.evaluation import load_dataset
+
+    p = next(p for p in load_dataset(DATA / "trafilatura_eval") if p.id == "slf.ch-lawinensituation")
+    result = mcecrawl.extract(p.body, algorithm="scored_regions", content_type=p.content_type)
+    for snippet in p.with_:
+        assert snippet in result.text
+    assert "Die grösste Lawine dieser Berichtsperiode" not in result.text
+
+
+def test_client_side_template_never_wins():
+    """Issue 20: a client-side template (an inert <template>) holds more prose than the article,
+    with "{{ }}" placeholders; it is never rendered, so it never wins and never comes out."""
+    notice = "این متن یک هشدار است که تنها در برخی صفحه‌ها نشان داده می‌شود، نه در این صفحه. "
+    template = ('<template id="post-tpl"><article :id="post.id"><h2>{{ post.title }}</h2>'
+                + f'<div v-if="post.alert" class="alert"><p>{notice * 12}</p></div></article></template>')
+    html = page(f"<div>{template}</div><div class='story'><h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</div>")
+    result = mcecrawl.extract(html, algorithm="scored_regions")
+    assert lines_of(result) == [HEADLINE] + ARTICLE
+
+
+@needs_data
+def test_golden_client_side_template_page():
+    """trafilatura_eval biobiochile.cl: Vue templates of alert boxes ("{{ post.post_hour }}") held
+    in <template> elements won over the article; now the article is extracted."""
+    from mcecrawl.evaluation import load_dataset
+
+    p = next(p for p in load_dataset(DATA / "trafilatura_eval") if p.id == "biobiochile.cl-gremios")
+    result = mcecrawl.extract(p.body, algorithm="scored_regions", content_type=p.content_type)
+    assert "{{" not in result.text
+    for snippet in p.with_:
+        assert snippet in result.text
+    for snippet in p.without:
+        assert snippet not in result.text
