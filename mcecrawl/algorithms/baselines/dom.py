@@ -16,9 +16,10 @@ from lxml import etree
 from mcecrawl.algorithms import common
 from mcecrawl.algorithms.parse import parse_tree, tree_paragraphs
 from mcecrawl.algorithms.result import Extraction
+from mcecrawl.exceptions import MceError
 
 
-class TreeError(Exception):
+class TreeError(MceError, ValueError):
     """libxml2 built no tree (a blank page, or nesting past its depth limit)."""
 
 
