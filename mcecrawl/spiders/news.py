@@ -46,7 +46,7 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 import scrapy
 from itemadapter import ItemAdapter
 from scrapy import signals
-from scrapy.exceptions import CloseSpider, DontCloseSpider
+from scrapy.exceptions import CloseSpider
 from scrapy.http import Request, Response, TextResponse
 from scrapy.utils.response import get_base_url
 
@@ -158,7 +158,6 @@ class NewsSpider(scrapy.Spider):
         self._pending: dict[str, tuple[tuple[str, str], tuple[str, str] | None, bool]] = {}
         self._items = 0
         self.found: dict[str, dict[str, list[str]]] = {}  # kept in spider.state from start() on
-        self._ready: list[Request] = []  # held-back requests released, waiting for a callback to carry them
         self._routes: dict[str, tuple[str, str, tuple[str, str]] | None] = {}  # link -> _route()
         self.hold_back = True  # park requests of shapes that lead nowhere (not on a shared frontier)
 
@@ -195,7 +194,6 @@ class NewsSpider(scrapy.Spider):
         self.urls.done = self.crawler.get_extension(DoneRecord)
         self.crawler.signals.connect(self.item_scraped, signals.item_scraped)
         self.crawler.signals.connect(self.item_dropped, signals.item_dropped)
-        self.crawler.signals.connect(self.spider_idle, signals.spider_idle)
         local = all(s.host in ("127.0.0.1", "localhost", "::1") for s in self.site_list)
         if self.base is None and not local and CONTACT_PLACEHOLDER in (self.settings.get("USER_AGENT") or ""):
             logger.warning("USER_AGENT still says %s: put a real contact in it (-s USER_AGENT='mcecrawl/0.1 "
@@ -317,24 +315,14 @@ class NewsSpider(scrapy.Spider):
                 request = waiting.pop(0)
                 sc.learner.requested((fine, shapes[1]))
                 self.crawler.stats.inc_value("mcecrawl/discovery/pages")
-                self._ready.append(request)
+                # At once, from the signal handler that learned: waiting for a callback to carry it would
+                # stall the crawl until the engine's next idle check.  (Nothing is held back on a shared
+                # frontier, so these never need its spider middleware.)
+                self.crawler.engine.crawl(request)
             if not waiting:
                 del by_fine[fine]
         if not by_fine:
             del sc.parked[shapes[1]]
-
-    def _drain(self) -> Iterable[Request]:
-        """The released requests, as output of the callback running now (so that spider middlewares,
-        the distributed frontier's among them, see them like any other)."""
-        while self._ready:
-            yield self._ready.pop(0)
-
-    def spider_idle(self) -> None:
-        """Requests released by the last items, when no callback is left to carry them."""
-        if self._ready:
-            for request in self._drain():
-                self.crawler.engine.crawl(request)
-            raise DontCloseSpider
 
     def _judged_not_article(self, sc: SiteCrawl, meta: dict, url: str, why: str) -> None:
         sc.not_articles += 1
@@ -345,7 +333,6 @@ class NewsSpider(scrapy.Spider):
             self._release(sc, shapes)
 
     def parse_sitemap(self, response: Response):
-        yield from self._drain()
         sc = self.crawls[response.meta["mce_site"]]
         parsed = sitemap_entries(response.body)
         if parsed is None or parsed[0] not in ("urlset", "sitemapindex"):  # e.g. a page answering any URL
@@ -378,7 +365,6 @@ class NewsSpider(scrapy.Spider):
                 yield from self.consider(sc, loc, response.url, 1, None, listed=True, listed_date=when)
 
     def parse_feed(self, response: Response):
-        yield from self._drain()
         sc = self.crawls[response.meta["mce_site"]]
         entries = feed_entries(response.body)
         if entries is None:
@@ -391,7 +377,6 @@ class NewsSpider(scrapy.Spider):
 
     # -- pages ---------------------------------------------------------------------------------
     def parse_page(self, response: Response):
-        yield from self._drain()
         meta = response.meta
         sc = self.crawls[meta["mce_site"]]
         home = meta.get("mce_kind") == "home"
@@ -560,7 +545,6 @@ class NewsSpider(scrapy.Spider):
             return
         logger.info("Could not fetch %s (%s): %s", request.url, kind, why)
         self._judged_not_article(sc, meta, request.url, "failed")
-        yield from self._drain()
         if kind == "home":
             yield from self.entry_points(sc)
 

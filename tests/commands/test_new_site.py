@@ -41,8 +41,9 @@ def test_starter_profile_from_learned_state():
 
 
 @pytest.mark.skipif(not (R2L / "manifest.jsonl").exists(), reason=f"no R2L dev pages at {R2L}")
-def test_new_site_then_check_site_then_profile_crawl(tmp_path, capsys):
-    site = NewsSite("cms", 40)
+@pytest.mark.parametrize("kind", ["cms", "plain"])
+def test_new_site_then_check_site_then_profile_crawl(kind, tmp_path, capsys):
+    site = NewsSite(kind, 40)
     with FixtureServer(resolver=site.resolver) as srv:
         site.base = srv.url
         path = tmp_path / "starter.json"
