@@ -178,9 +178,8 @@ def run(cmd: list[str], env: dict, cwd: Path) -> dict:
     with open(log, "w", encoding="utf-8") as f:
         proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=f, stderr=subprocess.STDOUT)
         peak, peaks = 0, {}  # the crawl process; every process of its tree (workers), each its own peak
-        own = _cmdline(proc.pid)
         while proc.poll() is None:
-            peak = max(peak, _vmhwm_kb(proc.pid))
+            peak, own = max(peak, _vmhwm_kb(proc.pid)), _cmdline(proc.pid)
             for pid in [proc.pid] + _children(proc.pid):
                 # A child between fork and exec is still the crawl process (with vfork, its very
                 # memory): its VmHWM would count the crawl twice.  Workers count once exec'd.
