@@ -15,7 +15,8 @@ Two crawls (``scrapy crawl`` subprocesses of this checkout):
 Each crawl runs with one request at a time and ``PYTHONHASHSEED=0``, so "the first copy" of a
 duplicate is the same in both runs; the local server's address becomes :data:`SERVER`.  Records are
 written sorted by canonical URL, without the fields that measure time
-(:data:`TIMING_FIELDS`), one JSON object per line: ``compare`` diffs them field by field.
+(:data:`TIMING_FIELDS`), one JSON object per line in the feed's field order: ``compare`` diffs them
+field by field and the order of the fields.
 """
 from __future__ import annotations
 
@@ -97,7 +98,7 @@ def record(out_dir: Path, articles: int) -> None:
             rows = sorted(({k: v for k, v in r.items() if k not in TIMING_FIELDS} for r in records),
                           key=lambda r: (r.get("canonical_url") or "", r.get("url") or ""))
             (out_dir / f"{name}.jsonl").write_text(
-                "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows), encoding="utf-8")
+                "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
             print(f"{name}: {len(rows)} records" + (f" of {n} pages" if name == "real" else ""))
 
 
@@ -111,6 +112,9 @@ def compare(a: Path, b: Path) -> int:
             print(f"{name}: {len(ra)} records vs {len(rb)}")
             diffs += 1
         for x, y in zip(ra, rb):
+            if list(x) != list(y):  # the feed's field order
+                diffs += 1
+                print(f"{name} {x.get('canonical_url')}: field order {list(x)} vs {list(y)}")
             for key in sorted(set(x) | set(y)):
                 if (key in x) != (key in y) or x.get(key) != y.get(key):
                     diffs += 1
