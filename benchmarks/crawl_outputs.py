@@ -12,7 +12,7 @@ Two crawls (``scrapy crawl`` subprocesses of this checkout):
   CJK, legacy encodings served with their manifest charset) as article URLs of a local mirror
   crawled with the ``bbc_persian`` profile (as ``tests/test_crawl_real_pages.py`` does with r2l).
 
-Each crawl runs with one request at a time and ``PYTHONHASHSEED=0``, so "the first copy" of a
+Each crawl runs with one request and one extraction worker at a time and ``PYTHONHASHSEED=0``, so "the first copy" of a
 duplicate is the same in both runs; the local server's address becomes :data:`SERVER`.  Records are
 written sorted by canonical URL, without the fields that measure time
 (:data:`TIMING_FIELDS`), one JSON object per line in the feed's field order: ``compare`` diffs them
@@ -40,7 +40,9 @@ from synthetic_site import SyntheticSite  # noqa: E402
 DATA = ROOT.parent / "shared" / "data"
 # Fields that differ between two runs of the same crawl: when, and how long.
 TIMING_FIELDS = ("fetched_at", "extraction_ms")
-ONE_AT_A_TIME = {"CONCURRENT_REQUESTS": "1", "CONCURRENT_REQUESTS_PER_DOMAIN": "1"}
+# One request and one extraction worker at a time: with two workers, items reach the dedup store in
+# the order their extractions finish, and which copy is "the first" would change from run to run.
+ONE_AT_A_TIME = {"CONCURRENT_REQUESTS": "1", "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "MCE_EXTRACTION_WORKERS": "1"}
 # The local server's address (a free port per run) in the records, e.g. ``url``.
 SERVER = "http://server.invalid"
 
