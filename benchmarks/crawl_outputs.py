@@ -42,7 +42,10 @@ DATA = ROOT.parent / "shared" / "data"
 TIMING_FIELDS = ("fetched_at", "extraction_ms")
 # One request and one extraction worker at a time: with two workers, items reach the dedup store in
 # the order their extractions finish, and which copy is "the first" would change from run to run.
-ONE_AT_A_TIME = {"CONCURRENT_REQUESTS": "1", "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "MCE_EXTRACTION_WORKERS": "1"}
+# Requests first in, first out (Scrapy's memory queue is LIFO: the order discovered URLs are fetched
+# in would follow how the spider's callbacks and the pipelines interleave).
+ONE_AT_A_TIME = {"CONCURRENT_REQUESTS": "1", "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "MCE_EXTRACTION_WORKERS": "1",
+                 "SCHEDULER_MEMORY_QUEUE": "scrapy.squeues.FifoMemoryQueue"}
 # The local server's address (a free port per run) in the records, e.g. ``url``.
 SERVER = "http://server.invalid"
 
