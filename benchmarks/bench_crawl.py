@@ -94,6 +94,13 @@ def _vmhwm_kb(pid: int) -> int:
     return 0
 
 
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def write_site(site: SyntheticSite, root: Path) -> Path:
     """The generated site as files in the fixture server's layout (``/news/1`` -> ``news/1.html``,
     ``/archive?page=2`` -> ``archive@page=2.html``)."""
@@ -175,9 +182,12 @@ def run(cmd: list[str], env: dict, cwd: Path) -> dict:
         proc = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=f, stderr=subprocess.STDOUT)
         peak, peaks = 0, {}  # the crawl process; every process of its tree (workers), each its own peak
         while proc.poll() is None:
-            peak = max(peak, _vmhwm_kb(proc.pid))
+            peak, own = max(peak, _vmhwm_kb(proc.pid)), _cmdline(proc.pid)
             for pid in [proc.pid] + _children(proc.pid):
-                peaks[pid] = max(peaks.get(pid, 0), _vmhwm_kb(pid))
+                # A child between fork and exec is still the crawl process (with vfork, its very
+                # memory): its VmHWM would count the crawl twice.  Workers count once exec'd.
+                if pid == proc.pid or _cmdline(pid) != own:
+                    peaks[pid] = max(peaks.get(pid, 0), _vmhwm_kb(pid))
             time.sleep(0.1)
     wall = time.perf_counter() - t0
     ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)  # the crawl and its extraction workers
@@ -192,6 +202,7 @@ def run(cmd: list[str], env: dict, cwd: Path) -> dict:
             "extraction_cpu_ms": num("mcecrawl/extraction/cpu_ms_total"),
             "responses": int(num("response_received_count")), "items": int(num("item_scraped_count")),
             "peak_rss_mb": round(peak / 1024, 1), "peak_rss_tree_mb": round(sum(peaks.values()) / 1024, 1),
+            "peak_rss_each_mb": [round(v / 1024, 1) for v in peaks.values()],
             "mb_received": round(num("downloader/response_bytes") / 2**20, 1),
             "statuses": {k.rsplit("/", 1)[-1]: int(num(k)) for k in stats if k.startswith("mcecrawl/items/status/")},
             "enabled": [ln.strip(" '[],") for ln in text.splitlines() if ln.strip(" [").startswith("'mcecrawl.")]}
