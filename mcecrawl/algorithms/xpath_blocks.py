@@ -380,7 +380,8 @@ def extract_leaf_nodes(body: etree._Element) -> list[LeafNode]:
 # --- B. Block detection ---------------------------------------------------------------------
 
 
-def compute_block_attributes(body: etree._Element, leaves: list[LeafNode]) -> dict[etree._Element, Block]:
+def compute_block_attributes(body: etree._Element, leaves: list[LeafNode], *,
+                             keep_above: int = 0) -> dict[etree._Element, Block]:
     """Accumulate the leaves' features into XPath blocks (seed 001, III.B).
 
     Every element from a leaf's parent up to ``<body>`` (included) is a block; it counts
@@ -392,42 +393,63 @@ def compute_block_attributes(body: etree._Element, leaves: list[LeafNode]) -> di
     ----------
     body : lxml element
     leaves : list of LeafNode
-        From :func:`extract_leaf_nodes`.
+        From :func:`extract_leaf_nodes`, in document order.
+    keep_above : int
+        Return only blocks with All Elements above this (:func:`filter_blocks`' threshold: the
+        others are counted, then dropped as their element closes, so a page of many one-text
+        elements never holds a block per element; 0 keeps every block).
 
     Returns
     -------
     dict
-        Element -> :class:`Block`, for every element with at least one leaf below it.
+        Element -> :class:`Block`, for every element with more than ``keep_above`` leaves below it.
 
     Notes
     -----
-    The paper walks up from each leaf; here each leaf is added to its parent, then one walk
-    over the tree adds each element's totals to its parent's when the element closes, which
-    gives the same sums in time linear in the number of elements (and memory in the depth).
+    The paper walks up from each leaf; here one walk over the tree keeps the open elements'
+    totals on a stack: a leaf is added to its parent's, and a closing element adds its totals
+    to its parent's.  Same sums, in time linear in the number of elements and memory in the
+    depth (plus the blocks returned).
     """
     blocks: dict[etree._Element, Block] = {}
-    for leaf in leaves:
-        block = blocks.get(leaf.parent)
+    stack: list[Block | None] = [None]  # the totals of each open element; None: no leaf yet
+
+    def add(i: int, leaf: LeafNode) -> None:
+        block = stack[i]
         if block is None:
-            block = blocks[leaf.parent] = Block()
+            block = stack[i] = Block()
         length = leaf.length
         block.all_elements += 1
         block.all_t_length += length
         if leaf.is_anchor:
             block.all_href += 1
             block.all_href_t_length += length
-    for event, el in etree.iterwalk(body, events=("end",)):
-        block = blocks.get(el)
-        if block is None or el is body:
+
+    k, n = 0, len(leaves)
+    for event, el in etree.iterwalk(body, events=("start", "end")):
+        if event == "start":
+            stack.append(None)
+            if k < n and leaves[k].owner is el and not leaves[k].is_tail:
+                add(-1, leaves[k])
+                k += 1
             continue
-        parent = el.getparent()
-        up = blocks.get(parent)
-        if up is None:
-            up = blocks[parent] = Block()
-        up.all_elements += block.all_elements
-        up.all_href += block.all_href
-        up.all_t_length += block.all_t_length
-        up.all_href_t_length += block.all_href_t_length
+        block = stack.pop()
+        if block is not None:
+            if block.all_elements > keep_above:
+                blocks[el] = block
+            if el is not body:
+                up = stack[-1]
+                if up is None:
+                    up = stack[-1] = Block()
+                up.all_elements += block.all_elements
+                up.all_href += block.all_href
+                up.all_t_length += block.all_t_length
+                up.all_href_t_length += block.all_href_t_length
+        if k < n and leaves[k].owner is el and leaves[k].is_tail and el is not body:
+            add(-1, leaves[k])  # a tail is text of the parent, the element now on top
+            k += 1
+    if k != n:
+        raise ValueError("leaves must be extract_leaf_nodes(body), in document order")
     return blocks
 
 
@@ -641,7 +663,7 @@ def _run(text: object, params: dict[str, Any], result: Callable[..., Extraction]
     leaves = extract_leaf_nodes(body)
     if not leaves:
         return result("empty", "no visible text after rules R1 (hidden, script, form, img ... removed)")
-    blocks = compute_block_attributes(body, leaves)
+    blocks = compute_block_attributes(body, leaves, keep_above=params["min_block_elements"])
     groups = select_lowest_level_blocks(body, leaves,
                                         filter_blocks(blocks, min_block_elements=params["min_block_elements"]))
     selected = select_content(leaves, groups, blocks, max_anchor_ratio=params["max_anchor_ratio"],
@@ -649,24 +671,31 @@ def _run(text: object, params: dict[str, Any], result: Callable[..., Extraction]
                               anr_weight=params["anr_weight"])
     n_groups = len({id(g) for g, keep in zip(groups, selected) if keep and g is not None})
     del blocks, groups  # block attributes are done with: freed before the output is built
-    chosen = [leaf for leaf, keep in zip(leaves, selected) if keep]
+    n_chosen = sum(selected)
     result = partial(result, region=_region(text, leaves, selected))
-    if not chosen:
+    if not n_chosen:
         return result("empty", f"all {len(leaves)} text nodes were rejected (link-heavy groups, footer or too short)")
-    paragraphs = _paragraphs(chosen)
-    reason = f"{len(chosen)} of {len(leaves)} text nodes kept, from {n_groups} blocks"
-    # The leaves hold the tree (lxml frees a document with its last element): drop both before
-    # the output text is joined, so the tree and the output never coexist with the joined copy.
-    del leaves, chosen, selected, body, root
+    reason = f"{n_chosen} of {len(leaves)} text nodes kept, from {n_groups} blocks"
+    del body, root  # the leaves hold the tree (lxml frees a document with its last element)
+    paragraphs = _paragraphs(leaves, selected)  # empties `leaves`: the tree goes with its last leaf
     return result("ok", reason, text="\n".join(paragraphs), paragraphs=paragraphs)
 
 
-def _paragraphs(chosen: list[LeafNode]) -> list[str]:
-    """Join consecutive selected leaves of one block-level element into one line."""
+def _paragraphs(leaves: list[LeafNode], selected: list[bool]) -> list[str]:
+    """Join consecutive selected leaves of one block-level element into one line.
+
+    Empties ``leaves`` as it reads them, first to last, so each leaf (and the tree with the last
+    one) is freed as soon as it is read: on a page of many short rows the paragraphs then reuse
+    the leaves' memory instead of adding ~1.5x the page size to the peak (BENCHMARKS.md, issue 21).
+    """
     out: list[str] = []
     pieces: list[str] = []
     current = None
-    for leaf in chosen:
+    leaves.reverse()
+    for keep in selected:
+        leaf = leaves.pop()
+        if not keep:
+            continue
         if leaf.paragraph != current and pieces:
             out.append(" ".join("".join(pieces).split()))
             pieces = []
