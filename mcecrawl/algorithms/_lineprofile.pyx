@@ -129,6 +129,10 @@ cdef isize _find_script_end(const uint8_t* d, isize n, isize pos) noexcept nogil
     cdef isize i = pos, j, gt
     cdef int state = 0  # 0 script data, 1 escaped, 2 double escaped
     while i < n:
+        if state == 0:  # only a "<" can change anything: memchr to it
+            i = _find(d, n, i, 0x3C)
+            if i < 0:
+                return -1
         if d[i] == 0x3C:  # "<"
             if state != 2 and i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, "script", 6):
                 j = i + 8
@@ -245,55 +249,59 @@ def protected_spans(const uint8_t[::1] data not None):
     return _take(&spans)
 
 
+# Byte classes of the tokenizer's attribute states (a lookup table: one load per byte).
+cdef enum:
+    C_SPACE = 1  # \s of a bytes regex: space, \t \n \v \f \r
+    C_SLASH = 2
+    C_GT = 4
+    C_EQ = 8
+    C_QUOTE = 16
+cdef uint8_t _CLASS[256]
+memset(_CLASS, 0, 256)
+for _b in (0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D):
+    _CLASS[_b] = C_SPACE
+_CLASS[0x2F] = C_SLASH
+_CLASS[0x3E] = C_GT
+_CLASS[0x3D] = C_EQ
+_CLASS[0x22] = _CLASS[0x27] = C_QUOTE
+
+
 cdef isize _tag_end(const uint8_t* d, isize n, isize lt) noexcept nogil:
     """Twin of :func:`lines.tag_end`: the ">" ending the tag at ``lt`` (``n - 1`` if none), a
     ">" inside a quoted attribute value ending nothing."""
-    cdef isize pos = lt + 1, gt, i
-    cdef uint8_t q
-    cdef bint quoted = False
-    gt = _find(d, n, lt + 1, 0x3E)
-    if gt < 0:
-        return n - 1
-    for i in range(lt + 1, gt):  # no quote before the first ">": it ends the tag in every state
-        if d[i] == 0x22 or d[i] == 0x27:
-            quoted = True
-            break
-    if not quoted:
-        return gt
+    cdef isize pos = lt + 1, i
+    if d[pos] == 0x21 or (d[pos] == 0x2F and (pos + 1 >= n or not _alpha(d[pos + 1]))):
+        i = _find(d, n, pos, 0x3E)  # "<!…>", "</" + non-letter: bogus comments
+        return n - 1 if i < 0 else i
     if d[pos] == 0x2F:
         pos += 1
-        if pos >= n or not _alpha(d[pos]):
-            return gt
-    elif d[pos] == 0x21:
-        return gt
-    while pos < n and not (_space(d[pos]) or d[pos] == 0x2F or d[pos] == 0x3E):  # the tag name
+    while pos < n and not (_CLASS[d[pos]] & (C_SPACE | C_SLASH | C_GT)):  # the tag name
         pos += 1
     while True:
-        while pos < n and (_space(d[pos]) or d[pos] == 0x2F):
+        while pos < n and (_CLASS[d[pos]] & (C_SPACE | C_SLASH)):
             pos += 1
         if pos >= n:
             return n - 1
         if d[pos] == 0x3E:
             return pos
         pos += 1  # an attribute name: its first byte may be "=", the others not
-        while pos < n and not (_space(d[pos]) or d[pos] == 0x2F or d[pos] == 0x3E or d[pos] == 0x3D):
+        while pos < n and not (_CLASS[d[pos]] & (C_SPACE | C_SLASH | C_GT | C_EQ)):
             pos += 1
-        while pos < n and _space(d[pos]):
+        while pos < n and (_CLASS[d[pos]] & C_SPACE):
             pos += 1
         if pos < n and d[pos] == 0x3D:
             pos += 1
-            while pos < n and _space(d[pos]):
+            while pos < n and (_CLASS[d[pos]] & C_SPACE):
                 pos += 1
             if pos >= n:
                 return n - 1
-            q = d[pos]
-            if q == 0x22 or q == 0x27:
-                i = _find(d, n, pos + 1, q)
+            if _CLASS[d[pos]] & C_QUOTE:
+                i = _find(d, n, pos + 1, d[pos])
                 if i < 0:
                     return n - 1
                 pos = i + 1
             else:
-                while pos < n and not (_space(d[pos]) or d[pos] == 0x3E):
+                while pos < n and not (_CLASS[d[pos]] & (C_SPACE | C_GT)):
                     pos += 1
 
 
