@@ -3,7 +3,8 @@
 Shared by ``tests/algorithms/test_profile_impl.py`` (a bounded run in every test run) and
 ``benchmarks/fuzz_core.py`` (the full run).  Inputs are deterministic for a seed: random bytes,
 random strings over an alphabet of the markup the segmentation reacts to (tag openings, comment
-and script bodies, ``</head>``, attribute quotes, truncated UTF-8 sequences, NUL bytes, BOMs), and
+and script bodies, escaped script data, ``<template>``/``<textarea>``, ``</head>``, attribute quotes and
+values, truncated UTF-8 sequences, NUL bytes, BOMs), and
 real pages mutated at random (bytes flipped, spans cut or repeated, markup tokens inserted,
 truncated).  A crash of the compiled code ends the process; the caller's job is to leave the
 input that did it where a person can find it.
@@ -35,6 +36,9 @@ TOKENS = (
     "\u060c".encode(), "\u061f".encode(), "\u3002".encode(), "\uff0c".encode(), b".", b",", b"!", b"?",
     "\u05e9\u05dc\u05d5\u05dd".encode(), "\U0001f600".encode(), b"\xd8", b"\xe2\x80", b"\xef\xbb", b"\xff",
     b"\xc0\xaf", b"word", b"Prose, with commas. ",
+    # issue 20: the tokenizer's states (attribute values, escaped script data, template, textarea)
+    b"<script><!--", b"<script/>", b"</SCRIPT/", b"<template>", b"</template>", b"<TEXTAREA name=t>",
+    b"</textarea>", b"<div data-x='{\"a\": \"<p>x<\\/p>\"}'>", b'<a title="a>b" ', b" =", b"='",
 )
 ALGORITHMS = ("scored_regions", "danag", "dana", "r2l")
 
