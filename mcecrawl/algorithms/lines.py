@@ -268,12 +268,29 @@ def tag_end(data: bytes, lt: int) -> int:
 def _quoted_tag_ends(data: bytes, arr: np.ndarray, tag_starts: np.ndarray, tag_ends: np.ndarray
                      ) -> tuple[np.ndarray, np.ndarray]:
     """Tags (ending at their first ">") with the tags inside their quoted attribute values
-    dropped and their ends moved past them (:func:`tag_end`).  Only a tag with a quote before its
-    first ">" can end later: one tokenizer pass per such tag, in page order."""
-    quotes = np.union1d(_positions(arr, _QUOTES[0]), _positions(arr, _QUOTES[1]))
-    if not len(quotes) or not len(tag_starts):
+    dropped and their ends moved past them (:func:`tag_end`), one tokenizer pass per tag that can
+    end later, in page order.
+
+    A tag ends after its first ">" only if that ">" lies in a quoted value, opened by a quote that
+    follows "=" (and whitespace) and not closed before the ">": the last quote of its kind before
+    the ">".  Only the tags whose last double or single quote before their first ">" follows "="
+    are read by the tokenizer (numpy finds them); every other tag ends at its first ">"."""
+    if not len(tag_starts):
         return tag_starts, tag_ends
-    quoted = np.flatnonzero(np.searchsorted(quotes, tag_ends) > np.searchsorted(quotes, tag_starts))
+    candidate = np.zeros(len(tag_starts), dtype=bool)
+    quotes = _positions(arr, _QUOTES)
+    kinds = arr[quotes]
+    for quote in _QUOTES:
+        at = quotes[kinds == quote]
+        if not len(at):
+            continue
+        k = np.searchsorted(at, tag_ends) - 1  # the last such quote before the tag's first ">"
+        last = at[np.maximum(k, 0)]
+        inside = (k >= 0) & (last > tag_starts)
+        candidate[inside] |= _after_equals(arr, last[inside])
+    quoted = np.flatnonzero(candidate)
+    if not len(quoted):
+        return tag_starts, tag_ends
     alive = np.ones(len(tag_starts), dtype=bool)
     tag_ends = tag_ends.copy()
     for i in quoted:
@@ -284,6 +301,29 @@ def _quoted_tag_ends(data: bytes, arr: np.ndarray, tag_starts: np.ndarray, tag_e
             tag_ends[i] = end
             alive[i + 1:int(np.searchsorted(tag_starts, end, side="right"))] = False
     return tag_starts[alive], tag_ends[alive]
+
+
+# Whitespace bytes of a bytes regex's \s; quotes after more of them than this are read by the
+# tokenizer whatever precedes them (a cheap test may only let more tags through, never fewer).
+_SPACE_BYTES = np.zeros(256, dtype=bool)
+_SPACE_BYTES[list(b" \t\n\r\x0b\x0c")] = True
+_EQUALS_LOOKBACK = 4
+
+
+def _after_equals(arr: np.ndarray, quotes: np.ndarray) -> np.ndarray:
+    """Mask of the quote offsets whose previous non-whitespace byte is "=" (or that follow more
+    than :data:`_EQUALS_LOOKBACK` whitespace bytes: kept, undecided)."""
+    found = np.zeros(len(quotes), dtype=bool)
+    open_ = np.ones(len(quotes), dtype=bool)  # only whitespace between the quote and `back` so far
+    for back in range(1, _EQUALS_LOOKBACK + 1):
+        at = quotes - back
+        valid = at >= 0
+        byte = arr[np.maximum(at, 0)]
+        found |= open_ & valid & (byte == _EQUALS)
+        open_ &= valid & _SPACE_BYTES[byte]
+        if not open_.any():  # most quotes are decided by the byte before them
+            break
+    return found | open_
 
 
 def _inside(positions: np.ndarray, spans: np.ndarray) -> np.ndarray:
@@ -395,10 +435,15 @@ def _index_dtype(n: int) -> type[np.signedinteger[Any]]:
     return np.int32 if n < 2**31 - 1 else np.int64
 
 
-def _positions(arr: np.ndarray, value: int) -> np.ndarray:
-    """``np.flatnonzero(arr == value)`` computed chunk by chunk, in the offset dtype."""
+def _positions(arr: np.ndarray, value: int | tuple[int, int]) -> np.ndarray:
+    """``np.flatnonzero(arr == value)`` (or equal to either of two values) computed chunk by
+    chunk, in the offset dtype."""
     pos = _index_dtype(len(arr))
-    parts = [np.flatnonzero(arr[c:c + CHUNK_BYTES] == value).astype(pos) + pos(c)
+
+    def hits(chunk: np.ndarray) -> np.ndarray:
+        return (chunk == value[0]) | (chunk == value[1]) if isinstance(value, tuple) else chunk == value
+
+    parts = [np.flatnonzero(hits(arr[c:c + CHUNK_BYTES])).astype(pos) + pos(c)
              for c in range(0, len(arr), CHUNK_BYTES)]
     return np.concatenate(parts) if parts else np.zeros(0, dtype=pos)
 
