@@ -74,7 +74,15 @@ def test_shape_change_mid_crawl(tmp_path):
     site, records, hits, stats, log = crawl("shift", 40, tmp_path)
     ok = [r for r in records if r["status"] == "ok"]
     ids = Counter(int(re.search(r"/1(\d{5})", r["canonical_url"]).group(1)) for r in ok)
-    assert sorted(ids) == list(range(40)) and set(ids.values()) == {1}  # every article once, either scheme
+    assert sorted(ids) == list(range(40))  # every article, in either scheme
+    # An article is written twice only when the site itself gave it two canonical URLs: served (and
+    # declared) at /news/N before the move, then linked at /story/... after it. Which articles fall on
+    # both sides of the move depends on the order of concurrent requests, so it is checked, not counted.
+    served_old = {int(m.group(1)) for p in site.served if (m := re.fullmatch(r"/news/1(\d{5})", p))}
+    for i in (i for i, c in ids.items() if c > 1):
+        schemes = sorted(urlsplit(r["canonical_url"]).path.split("/")[1] for r in ok
+                         if re.search(rf"/1{i:05d}\b", r["canonical_url"]))
+        assert i in served_old and schemes == ["news", "story"], (i, schemes)
     assert any("/story/" in r["canonical_url"] for r in ok)  # the new scheme was learned and crawled
     assert [k for k, v in hits.items() if v > 1] == []
 
