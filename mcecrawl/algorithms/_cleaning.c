@@ -1709,7 +1709,7 @@ static const char* const __pyx_f[] = {
 struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk;
 struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr;
 
-/* "mcecrawl/algorithms/_cleaning.pyx":124
+/* "mcecrawl/algorithms/_cleaning.pyx":135
  * 
  * 
  * cdef class _Walk:             # <<<<<<<<<<<<<<
@@ -1727,7 +1727,7 @@ struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk {
 };
 
 
-/* "mcecrawl/algorithms/_cleaning.pyx":159
+/* "mcecrawl/algorithms/_cleaning.pyx":170
  *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):             # <<<<<<<<<<<<<<
@@ -1742,7 +1742,7 @@ struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr {
 
 
 
-/* "mcecrawl/algorithms/_cleaning.pyx":124
+/* "mcecrawl/algorithms/_cleaning.pyx":135
  * 
  * 
  * cdef class _Walk:             # <<<<<<<<<<<<<<
@@ -2920,6 +2920,7 @@ static char const *__pyx_v_8mcecrawl_10algorithms_9_cleaning__CLUTTER_ATTRS[8];
 static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__is_text(xmlNode *); /*proto*/
 static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__skippable(xmlNode *); /*proto*/
 static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *); /*proto*/
+static xmlNode *__pyx_f_8mcecrawl_10algorithms_9_cleaning__element_from(xmlNode *, int *); /*proto*/
 static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *); /*proto*/
 static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *, char const *); /*proto*/
 static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *); /*proto*/
@@ -3038,7 +3039,7 @@ namespace {
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_pop;
     __Pyx_CachedCFunction __pyx_umethod_PyDict_Type_values;
     PyObject *__pyx_codeobj_tab[5];
-    PyObject *__pyx_string_tab[82];
+    PyObject *__pyx_string_tab[83];
     PyObject *__pyx_number_tab[1];
 /* #### Code section: module_state_contents ### */
 
@@ -3156,28 +3157,29 @@ static __pyx_mstatetype * const __pyx_mstate_global = &__pyx_mstate_global_stati
 #define __pyx_n_u_mcecrawl_algorithms__cleaning __pyx_string_tab[57]
 #define __pyx_n_u_next __pyx_string_tab[58]
 #define __pyx_n_u_nxt __pyx_string_tab[59]
-#define __pyx_n_u_pop __pyx_string_tab[60]
-#define __pyx_n_u_root __pyx_string_tab[61]
-#define __pyx_n_u_self __pyx_string_tab[62]
-#define __pyx_n_u_send __pyx_string_tab[63]
-#define __pyx_n_u_setdefault __pyx_string_tab[64]
-#define __pyx_n_u_skip __pyx_string_tab[65]
-#define __pyx_n_u_skipped_tags __pyx_string_tab[66]
-#define __pyx_n_u_startswith __pyx_string_tab[67]
-#define __pyx_n_u_state __pyx_string_tab[68]
-#define __pyx_n_u_tag __pyx_string_tab[69]
-#define __pyx_n_u_throw __pyx_string_tab[70]
-#define __pyx_n_u_top __pyx_string_tab[71]
-#define __pyx_n_u_update __pyx_string_tab[72]
-#define __pyx_n_u_use_setstate __pyx_string_tab[73]
-#define __pyx_n_u_value __pyx_string_tab[74]
-#define __pyx_n_u_values __pyx_string_tab[75]
-#define __pyx_n_u_w __pyx_string_tab[76]
-#define __pyx_kp_b_iso88591_1F __pyx_string_tab[77]
-#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[78]
-#define __pyx_kp_b_iso88591_V4z_Yd_K4q_q_l_vWE_Q_q_t5_uCt5 __pyx_string_tab[79]
-#define __pyx_kp_b_iso88591_A_a_5_V1F_9A_IT_A_q_1F_3at7_1_7 __pyx_string_tab[80]
-#define __pyx_kp_b_iso88591_VW __pyx_string_tab[81]
+#define __pyx_n_u_odd __pyx_string_tab[60]
+#define __pyx_n_u_pop __pyx_string_tab[61]
+#define __pyx_n_u_root __pyx_string_tab[62]
+#define __pyx_n_u_self __pyx_string_tab[63]
+#define __pyx_n_u_send __pyx_string_tab[64]
+#define __pyx_n_u_setdefault __pyx_string_tab[65]
+#define __pyx_n_u_skip __pyx_string_tab[66]
+#define __pyx_n_u_skipped_tags __pyx_string_tab[67]
+#define __pyx_n_u_startswith __pyx_string_tab[68]
+#define __pyx_n_u_state __pyx_string_tab[69]
+#define __pyx_n_u_tag __pyx_string_tab[70]
+#define __pyx_n_u_throw __pyx_string_tab[71]
+#define __pyx_n_u_top __pyx_string_tab[72]
+#define __pyx_n_u_update __pyx_string_tab[73]
+#define __pyx_n_u_use_setstate __pyx_string_tab[74]
+#define __pyx_n_u_value __pyx_string_tab[75]
+#define __pyx_n_u_values __pyx_string_tab[76]
+#define __pyx_n_u_w __pyx_string_tab[77]
+#define __pyx_kp_b_iso88591_1F __pyx_string_tab[78]
+#define __pyx_kp_b_iso88591_q_0_kQR_5_7_q_a_1 __pyx_string_tab[79]
+#define __pyx_kp_b_iso88591_V4z_Yd_K4q_q_l_vWE_Q_q_t5_uCt5 __pyx_string_tab[80]
+#define __pyx_kp_b_iso88591_A_a_5_V1F_9A_IT_A_q_1F_3at7_1_7 __pyx_string_tab[81]
+#define __pyx_kp_b_iso88591_VW __pyx_string_tab[82]
 #define __pyx_int_58376963 __pyx_number_tab[0]
 /* #### Code section: module_state_clear ### */
 #if CYTHON_USE_MODULE_STATE
@@ -3209,7 +3211,7 @@ static CYTHON_SMALL_CODE int __pyx_m_clear(PyObject *m) {
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_CLEAR(clear_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<5; ++i) { Py_CLEAR(clear_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<82; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<83; ++i) { Py_CLEAR(clear_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<1; ++i) { Py_CLEAR(clear_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_clear_contents ### */
 /* CommonTypesMetaclass.module_state_clear */
@@ -3252,7 +3254,7 @@ static CYTHON_SMALL_CODE int __pyx_m_traverse(PyObject *m, visitproc visit, void
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_pop.method);
   Py_VISIT(traverse_module_state->__pyx_umethod_PyDict_Type_values.method);
   for (int i=0; i<5; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_codeobj_tab[i]); }
-  for (int i=0; i<82; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
+  for (int i=0; i<83; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_string_tab[i]); }
   for (int i=0; i<1; ++i) { __Pyx_VISIT_CONST(traverse_module_state->__pyx_number_tab[i]); }
 /* #### Code section: module_state_traverse_contents ### */
 /* CommonTypesMetaclass.module_state_traverse */
@@ -3598,6 +3600,148 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(xmlNode *__p
 /* "mcecrawl/algorithms/_cleaning.pyx":51
  * 
  * 
+ * cdef xmlNode* _element_from(xmlNode* c, bint* odd) noexcept:             # <<<<<<<<<<<<<<
+ *     """The first element node from ``c`` on (text and XInclude markers stepped over), or NULL;
+ *     ``odd`` is set on a node kind the reference walks differently (comment, PI, entity)."""
+*/
+
+static xmlNode *__pyx_f_8mcecrawl_10algorithms_9_cleaning__element_from(xmlNode *__pyx_v_c, int *__pyx_v_odd) {
+  xmlNode *__pyx_r;
+  int __pyx_t_1;
+  int __pyx_t_2;
+  xmlNode *__pyx_t_3;
+
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":54
+ *     """The first element node from ``c`` on (text and XInclude markers stepped over), or NULL;
+ *     ``odd`` is set on a node kind the reference walks differently (comment, PI, entity)."""
+ *     while c is not NULL and c.type != tree.XML_ELEMENT_NODE:             # <<<<<<<<<<<<<<
+ *         if not (_is_text(c) or _skippable(c)):
+ *             odd[0] = True
+*/
+  while (1) {
+    __pyx_t_2 = (__pyx_v_c != NULL);
+
+    if (__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L5_bool_binop_done;
+    }
+    __pyx_t_2 = (__pyx_v_c->type != XML_ELEMENT_NODE);
+
+
+    __pyx_t_1 = __pyx_t_2;
+
+    __pyx_L5_bool_binop_done:;
+
+    if (!__pyx_t_1) break;
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":55
+ *     ``odd`` is set on a node kind the reference walks differently (comment, PI, entity)."""
+ *     while c is not NULL and c.type != tree.XML_ELEMENT_NODE:
+ *         if not (_is_text(c) or _skippable(c)):             # <<<<<<<<<<<<<<
+ *             odd[0] = True
+ *             return NULL
+*/
+    __pyx_t_2 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__is_text(__pyx_v_c);
+
+    if (!__pyx_t_2) {
+
+    } else {
+
+      __pyx_t_1 = __pyx_t_2;
+
+      goto __pyx_L8_bool_binop_done;
+    }
+    __pyx_t_2 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__skippable(__pyx_v_c);
+
+
+    __pyx_t_1 = __pyx_t_2;
+
+    __pyx_L8_bool_binop_done:;
+    __pyx_t_2 = (!__pyx_t_1);
+
+
+    if (__pyx_t_2) {
+
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":56
+ *     while c is not NULL and c.type != tree.XML_ELEMENT_NODE:
+ *         if not (_is_text(c) or _skippable(c)):
+ *             odd[0] = True             # <<<<<<<<<<<<<<
+ *             return NULL
+ *         c = c.next
+*/
+      (__pyx_v_odd[0]) = 1;
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":57
+ *         if not (_is_text(c) or _skippable(c)):
+ *             odd[0] = True
+ *             return NULL             # <<<<<<<<<<<<<<
+ *         c = c.next
+ *     return c
+*/
+      {
+
+        __pyx_r = NULL;
+      }
+      goto __pyx_L0;
+
+      /* "mcecrawl/algorithms/_cleaning.pyx":55
+ *     ``odd`` is set on a node kind the reference walks differently (comment, PI, entity)."""
+ *     while c is not NULL and c.type != tree.XML_ELEMENT_NODE:
+ *         if not (_is_text(c) or _skippable(c)):             # <<<<<<<<<<<<<<
+ *             odd[0] = True
+ *             return NULL
+*/
+    }
+
+    /* "mcecrawl/algorithms/_cleaning.pyx":58
+ *             odd[0] = True
+ *             return NULL
+ *         c = c.next             # <<<<<<<<<<<<<<
+ *     return c
+ * 
+*/
+    __pyx_t_3 = __pyx_v_c->next;
+
+    __pyx_v_c = __pyx_t_3;
+  }
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":59
+ *             return NULL
+ *         c = c.next
+ *     return c             # <<<<<<<<<<<<<<
+ * 
+ * 
+*/
+  {
+
+    __pyx_r = __pyx_v_c;
+  }
+  goto __pyx_L0;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":51
+ * 
+ * 
+ * cdef xmlNode* _element_from(xmlNode* c, bint* odd) noexcept:             # <<<<<<<<<<<<<<
+ *     """The first element node from ``c`` on (text and XInclude markers stepped over), or NULL;
+ *     ``odd`` is set on a node kind the reference walks differently (comment, PI, entity)."""
+*/
+
+  /* function exit code */
+  __pyx_L0:;
+
+
+  return __pyx_r;
+}
+
+/* "mcecrawl/algorithms/_cleaning.pyx":62
+ * 
+ * 
  * cdef bint _has_clutter_attr(xmlNode* c) noexcept:             # <<<<<<<<<<<<<<
  *     cdef xmlAttr* a = c.properties
  *     cdef int i
@@ -3611,7 +3755,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
   int __pyx_t_2;
   int __pyx_t_3;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":52
+  /* "mcecrawl/algorithms/_cleaning.pyx":63
  * 
  * cdef bint _has_clutter_attr(xmlNode* c) noexcept:
  *     cdef xmlAttr* a = c.properties             # <<<<<<<<<<<<<<
@@ -3622,7 +3766,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
 
   __pyx_v_a = __pyx_t_1;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":54
+  /* "mcecrawl/algorithms/_cleaning.pyx":65
  *     cdef xmlAttr* a = c.properties
  *     cdef int i
  *     while a is not NULL:             # <<<<<<<<<<<<<<
@@ -3635,7 +3779,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
 
     if (!__pyx_t_2) break;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":55
+    /* "mcecrawl/algorithms/_cleaning.pyx":66
  *     cdef int i
  *     while a is not NULL:
  *         if a.ns is NULL:             # <<<<<<<<<<<<<<
@@ -3647,7 +3791,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
     if (__pyx_t_2) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":56
+      /* "mcecrawl/algorithms/_cleaning.pyx":67
  *     while a is not NULL:
  *         if a.ns is NULL:
  *             for i in range(8):             # <<<<<<<<<<<<<<
@@ -3657,7 +3801,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
       for (__pyx_t_3 = 0; __pyx_t_3 < 8; __pyx_t_3+=1) {
         __pyx_v_i = __pyx_t_3;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":57
+        /* "mcecrawl/algorithms/_cleaning.pyx":68
  *         if a.ns is NULL:
  *             for i in range(8):
  *                 if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:             # <<<<<<<<<<<<<<
@@ -3669,7 +3813,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
         if (__pyx_t_2) {
 
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":58
+          /* "mcecrawl/algorithms/_cleaning.pyx":69
  *             for i in range(8):
  *                 if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:
  *                     return True             # <<<<<<<<<<<<<<
@@ -3682,7 +3826,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
           }
           goto __pyx_L0;
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":57
+          /* "mcecrawl/algorithms/_cleaning.pyx":68
  *         if a.ns is NULL:
  *             for i in range(8):
  *                 if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:             # <<<<<<<<<<<<<<
@@ -3692,7 +3836,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
         }
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":55
+      /* "mcecrawl/algorithms/_cleaning.pyx":66
  *     cdef int i
  *     while a is not NULL:
  *         if a.ns is NULL:             # <<<<<<<<<<<<<<
@@ -3701,7 +3845,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":59
+    /* "mcecrawl/algorithms/_cleaning.pyx":70
  *                 if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:
  *                     return True
  *         a = a.next             # <<<<<<<<<<<<<<
@@ -3713,7 +3857,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
     __pyx_v_a = __pyx_t_1;
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":60
+  /* "mcecrawl/algorithms/_cleaning.pyx":71
  *                     return True
  *         a = a.next
  *     return False             # <<<<<<<<<<<<<<
@@ -3726,7 +3870,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
   }
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":51
+  /* "mcecrawl/algorithms/_cleaning.pyx":62
  * 
  * 
  * cdef bint _has_clutter_attr(xmlNode* c) noexcept:             # <<<<<<<<<<<<<<
@@ -3742,7 +3886,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__has_clutter_attr(xmlNode *
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":63
+/* "mcecrawl/algorithms/_cleaning.pyx":74
  * 
  * 
  * cdef object _attr(xmlNode* c, const char* name):             # <<<<<<<<<<<<<<
@@ -3764,7 +3908,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_attr", 0);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":65
+  /* "mcecrawl/algorithms/_cleaning.pyx":76
  * cdef object _attr(xmlNode* c, const char* name):
  *     """``el.get(name)`` for a non-namespaced attribute."""
  *     cdef xmlAttr* a = c.properties             # <<<<<<<<<<<<<<
@@ -3775,7 +3919,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
 
   __pyx_v_a = __pyx_t_1;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":66
+  /* "mcecrawl/algorithms/_cleaning.pyx":77
  *     """``el.get(name)`` for a non-namespaced attribute."""
  *     cdef xmlAttr* a = c.properties
  *     while a is not NULL:             # <<<<<<<<<<<<<<
@@ -3788,7 +3932,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
 
     if (!__pyx_t_2) break;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":67
+    /* "mcecrawl/algorithms/_cleaning.pyx":78
  *     cdef xmlAttr* a = c.properties
  *     while a is not NULL:
  *         if a.ns is NULL and strcmp(<const char*>a.name, name) == 0:             # <<<<<<<<<<<<<<
@@ -3814,19 +3958,19 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
     if (__pyx_t_2) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":68
+      /* "mcecrawl/algorithms/_cleaning.pyx":79
  *     while a is not NULL:
  *         if a.ns is NULL and strcmp(<const char*>a.name, name) == 0:
  *             value = _collect(a.children)             # <<<<<<<<<<<<<<
  *             return "" if value is None else value
  *         a = a.next
 */
-      __pyx_t_4 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(__pyx_v_a->children); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 68, __pyx_L1_error)
+      __pyx_t_4 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__collect(__pyx_v_a->children); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 79, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
       __pyx_v_value = __pyx_t_4;
       __pyx_t_4 = 0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":69
+      /* "mcecrawl/algorithms/_cleaning.pyx":80
  *         if a.ns is NULL and strcmp(<const char*>a.name, name) == 0:
  *             value = _collect(a.children)
  *             return "" if value is None else value             # <<<<<<<<<<<<<<
@@ -3853,7 +3997,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
       __pyx_t_4 = 0;
       goto __pyx_L0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":67
+      /* "mcecrawl/algorithms/_cleaning.pyx":78
  *     cdef xmlAttr* a = c.properties
  *     while a is not NULL:
  *         if a.ns is NULL and strcmp(<const char*>a.name, name) == 0:             # <<<<<<<<<<<<<<
@@ -3862,7 +4006,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":70
+    /* "mcecrawl/algorithms/_cleaning.pyx":81
  *             value = _collect(a.children)
  *             return "" if value is None else value
  *         a = a.next             # <<<<<<<<<<<<<<
@@ -3874,7 +4018,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
     __pyx_v_a = __pyx_t_1;
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":71
+  /* "mcecrawl/algorithms/_cleaning.pyx":82
  *             return "" if value is None else value
  *         a = a.next
  *     return None             # <<<<<<<<<<<<<<
@@ -3891,7 +4035,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
   }
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":63
+  /* "mcecrawl/algorithms/_cleaning.pyx":74
  * 
  * 
  * cdef object _attr(xmlNode* c, const char* name):             # <<<<<<<<<<<<<<
@@ -3912,7 +4056,7 @@ static PyObject *__pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(xmlNode *__pyx_
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":74
+/* "mcecrawl/algorithms/_cleaning.pyx":85
  * 
  * 
  * cdef bint _counts_as_link(xmlNode* c):             # <<<<<<<<<<<<<<
@@ -3936,26 +4080,26 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *__
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_counts_as_link", 0);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":75
+  /* "mcecrawl/algorithms/_cleaning.pyx":86
  * 
  * cdef bint _counts_as_link(xmlNode* c):
  *     href = _attr(c, b"href")             # <<<<<<<<<<<<<<
  *     return not (href or "").lower().startswith("javascript:")
  * 
 */
-  __pyx_t_1 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(__pyx_v_c, __pyx_k_href); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 75, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__attr(__pyx_v_c, __pyx_k_href); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 86, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_href = __pyx_t_1;
   __pyx_t_1 = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":76
+  /* "mcecrawl/algorithms/_cleaning.pyx":87
  * cdef bint _counts_as_link(xmlNode* c):
  *     href = _attr(c, b"href")
  *     return not (href or "").lower().startswith("javascript:")             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_v_href); if (unlikely((__pyx_t_6 < 0))) __PYX_ERR(0, 76, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_v_href); if (unlikely((__pyx_t_6 < 0))) __PYX_ERR(0, 87, __pyx_L1_error)
   if (!__pyx_t_6) {
   } else {
     __Pyx_INCREF(__pyx_v_href);
@@ -3973,7 +4117,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *__
     __pyx_t_3 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_lower, __pyx_callargs+__pyx_t_7, (1-__pyx_t_7) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 76, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 87, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
   }
   __pyx_t_2 = __pyx_t_3;
@@ -3984,10 +4128,10 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *__
     __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_startswith, __pyx_callargs+__pyx_t_7, (2-__pyx_t_7) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 76, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 87, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_6 < 0))) __PYX_ERR(0, 76, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_IsTrue(__pyx_t_1); if (unlikely((__pyx_t_6 < 0))) __PYX_ERR(0, 87, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   {
 
@@ -3996,7 +4140,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *__
 
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":74
+  /* "mcecrawl/algorithms/_cleaning.pyx":85
  * 
  * 
  * cdef bint _counts_as_link(xmlNode* c):             # <<<<<<<<<<<<<<
@@ -4020,7 +4164,7 @@ static int __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(xmlNode *__
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":79
+/* "mcecrawl/algorithms/_cleaning.pyx":90
  * 
  * 
  * cdef inline Py_ssize_t _code_point(const unsigned char* p, Py_ssize_t i, Py_ssize_t n, unsigned int* cp) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4034,7 +4178,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":82
+  /* "mcecrawl/algorithms/_cleaning.pyx":93
  *     """The code point starting at ``p[i]`` (``*cp``) and its length in bytes; a malformed byte is
  *     one code point of its own (libxml2's text is UTF-8; decoding checks it strictly later)."""
  *     cdef unsigned char c = p[i]             # <<<<<<<<<<<<<<
@@ -4043,7 +4187,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
 */
   __pyx_v_c = (__pyx_v_p[__pyx_v_i]);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":83
+  /* "mcecrawl/algorithms/_cleaning.pyx":94
  *     one code point of its own (libxml2's text is UTF-8; decoding checks it strictly later)."""
  *     cdef unsigned char c = p[i]
  *     if c < 0x80:             # <<<<<<<<<<<<<<
@@ -4055,7 +4199,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
   if (__pyx_t_1) {
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":84
+    /* "mcecrawl/algorithms/_cleaning.pyx":95
  *     cdef unsigned char c = p[i]
  *     if c < 0x80:
  *         cp[0] = c             # <<<<<<<<<<<<<<
@@ -4064,7 +4208,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
 */
     (__pyx_v_cp[0]) = __pyx_v_c;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":85
+    /* "mcecrawl/algorithms/_cleaning.pyx":96
  *     if c < 0x80:
  *         cp[0] = c
  *         return 1             # <<<<<<<<<<<<<<
@@ -4077,7 +4221,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
     }
     goto __pyx_L0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":83
+    /* "mcecrawl/algorithms/_cleaning.pyx":94
  *     one code point of its own (libxml2's text is UTF-8; decoding checks it strictly later)."""
  *     cdef unsigned char c = p[i]
  *     if c < 0x80:             # <<<<<<<<<<<<<<
@@ -4086,7 +4230,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
 */
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":86
+  /* "mcecrawl/algorithms/_cleaning.pyx":97
  *         cp[0] = c
  *         return 1
  *     if c >= 0xF0 and i + 3 < n:             # <<<<<<<<<<<<<<
@@ -4112,7 +4256,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
   if (__pyx_t_1) {
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":87
+    /* "mcecrawl/algorithms/_cleaning.pyx":98
  *         return 1
  *     if c >= 0xF0 and i + 3 < n:
  *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)             # <<<<<<<<<<<<<<
@@ -4121,7 +4265,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
 */
     (__pyx_v_cp[0]) = (((((__pyx_v_c & 0x07) << 18) | (((__pyx_v_p[(__pyx_v_i + 1)]) & 0x3F) << 12)) | (((__pyx_v_p[(__pyx_v_i + 2)]) & 0x3F) << 6)) | ((__pyx_v_p[(__pyx_v_i + 3)]) & 0x3F));
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":88
+    /* "mcecrawl/algorithms/_cleaning.pyx":99
  *     if c >= 0xF0 and i + 3 < n:
  *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
  *         return 4             # <<<<<<<<<<<<<<
@@ -4134,7 +4278,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
     }
     goto __pyx_L0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":86
+    /* "mcecrawl/algorithms/_cleaning.pyx":97
  *         cp[0] = c
  *         return 1
  *     if c >= 0xF0 and i + 3 < n:             # <<<<<<<<<<<<<<
@@ -4143,7 +4287,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
 */
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":89
+  /* "mcecrawl/algorithms/_cleaning.pyx":100
  *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
  *         return 4
  *     if c >= 0xE0 and i + 2 < n:             # <<<<<<<<<<<<<<
@@ -4169,7 +4313,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
   if (__pyx_t_1) {
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":90
+    /* "mcecrawl/algorithms/_cleaning.pyx":101
  *         return 4
  *     if c >= 0xE0 and i + 2 < n:
  *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)             # <<<<<<<<<<<<<<
@@ -4178,7 +4322,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
 */
     (__pyx_v_cp[0]) = ((((__pyx_v_c & 0x0F) << 12) | (((__pyx_v_p[(__pyx_v_i + 1)]) & 0x3F) << 6)) | ((__pyx_v_p[(__pyx_v_i + 2)]) & 0x3F));
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":91
+    /* "mcecrawl/algorithms/_cleaning.pyx":102
  *     if c >= 0xE0 and i + 2 < n:
  *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
  *         return 3             # <<<<<<<<<<<<<<
@@ -4191,7 +4335,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
     }
     goto __pyx_L0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":89
+    /* "mcecrawl/algorithms/_cleaning.pyx":100
  *         cp[0] = (c & 0x07) << 18 | (p[i + 1] & 0x3F) << 12 | (p[i + 2] & 0x3F) << 6 | (p[i + 3] & 0x3F)
  *         return 4
  *     if c >= 0xE0 and i + 2 < n:             # <<<<<<<<<<<<<<
@@ -4200,7 +4344,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
 */
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":92
+  /* "mcecrawl/algorithms/_cleaning.pyx":103
  *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
  *         return 3
  *     if c >= 0xC0 and i + 1 < n:             # <<<<<<<<<<<<<<
@@ -4226,7 +4370,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
   if (__pyx_t_1) {
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":93
+    /* "mcecrawl/algorithms/_cleaning.pyx":104
  *         return 3
  *     if c >= 0xC0 and i + 1 < n:
  *         cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)             # <<<<<<<<<<<<<<
@@ -4235,7 +4379,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
 */
     (__pyx_v_cp[0]) = (((__pyx_v_c & 0x1F) << 6) | ((__pyx_v_p[(__pyx_v_i + 1)]) & 0x3F));
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":94
+    /* "mcecrawl/algorithms/_cleaning.pyx":105
  *     if c >= 0xC0 and i + 1 < n:
  *         cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)
  *         return 2             # <<<<<<<<<<<<<<
@@ -4248,7 +4392,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
     }
     goto __pyx_L0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":92
+    /* "mcecrawl/algorithms/_cleaning.pyx":103
  *         cp[0] = (c & 0x0F) << 12 | (p[i + 1] & 0x3F) << 6 | (p[i + 2] & 0x3F)
  *         return 3
  *     if c >= 0xC0 and i + 1 < n:             # <<<<<<<<<<<<<<
@@ -4257,7 +4401,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
 */
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":95
+  /* "mcecrawl/algorithms/_cleaning.pyx":106
  *         cp[0] = (c & 0x1F) << 6 | (p[i + 1] & 0x3F)
  *         return 2
  *     cp[0] = 0xFFFD             # <<<<<<<<<<<<<<
@@ -4266,7 +4410,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
 */
   (__pyx_v_cp[0]) = 0xFFFD;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":96
+  /* "mcecrawl/algorithms/_cleaning.pyx":107
  *         return 2
  *     cp[0] = 0xFFFD
  *     return 1             # <<<<<<<<<<<<<<
@@ -4279,7 +4423,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
   }
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":79
+  /* "mcecrawl/algorithms/_cleaning.pyx":90
  * 
  * 
  * cdef inline Py_ssize_t _code_point(const unsigned char* p, Py_ssize_t i, Py_ssize_t n, unsigned int* cp) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4293,7 +4437,7 @@ static CYTHON_INLINE Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":99
+/* "mcecrawl/algorithms/_cleaning.pyx":110
  * 
  * 
  * cdef inline bint _isspace(unsigned int cp) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4306,7 +4450,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(unsi
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":101
+  /* "mcecrawl/algorithms/_cleaning.pyx":112
  * cdef inline bint _isspace(unsigned int cp) noexcept nogil:
  *     """str.isspace: the 29 whitespace characters of Unicode's White_Space and Python's own."""
  *     if cp < 0x80:             # <<<<<<<<<<<<<<
@@ -4318,7 +4462,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(unsi
   if (__pyx_t_1) {
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":102
+    /* "mcecrawl/algorithms/_cleaning.pyx":113
  *     """str.isspace: the 29 whitespace characters of Unicode's White_Space and Python's own."""
  *     if cp < 0x80:
  *         return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F             # <<<<<<<<<<<<<<
@@ -4360,7 +4504,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(unsi
     }
     goto __pyx_L0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":101
+    /* "mcecrawl/algorithms/_cleaning.pyx":112
  * cdef inline bint _isspace(unsigned int cp) noexcept nogil:
  *     """str.isspace: the 29 whitespace characters of Unicode's White_Space and Python's own."""
  *     if cp < 0x80:             # <<<<<<<<<<<<<<
@@ -4369,7 +4513,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(unsi
 */
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":103
+  /* "mcecrawl/algorithms/_cleaning.pyx":114
  *     if cp < 0x80:
  *         return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F
  *     return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029             # <<<<<<<<<<<<<<
@@ -4423,7 +4567,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(unsi
     case 0x2029:
     case 0x202F:
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":104
+    /* "mcecrawl/algorithms/_cleaning.pyx":115
  *         return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F
  *     return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029
  *             or cp == 0x202F or cp == 0x205F or cp == 0x3000)             # <<<<<<<<<<<<<<
@@ -4433,7 +4577,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(unsi
     case 0x205F:
     case 0x3000:
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":103
+    /* "mcecrawl/algorithms/_cleaning.pyx":114
  *     if cp < 0x80:
  *         return cp == 0x20 or 0x09 <= cp <= 0x0D or 0x1C <= cp <= 0x1F
  *     return (cp == 0x85 or cp == 0xA0 or cp == 0x1680 or 0x2000 <= cp <= 0x200A or cp == 0x2028 or cp == 0x2029             # <<<<<<<<<<<<<<
@@ -4455,7 +4599,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(unsi
   }
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":99
+  /* "mcecrawl/algorithms/_cleaning.pyx":110
  * 
  * 
  * cdef inline bint _isspace(unsigned int cp) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4468,7 +4612,7 @@ static CYTHON_INLINE int __pyx_f_8mcecrawl_10algorithms_9_cleaning__isspace(unsi
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":107
+/* "mcecrawl/algorithms/_cleaning.pyx":118
  * 
  * 
  * cdef Py_ssize_t _stripped_chars(const unsigned char* p, Py_ssize_t a, Py_ssize_t b) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4487,7 +4631,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
   int __pyx_t_1;
   Py_ssize_t __pyx_t_2;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":109
+  /* "mcecrawl/algorithms/_cleaning.pyx":120
  * cdef Py_ssize_t _stripped_chars(const unsigned char* p, Py_ssize_t a, Py_ssize_t b) noexcept nogil:
  *     """``len(text.strip())`` of the UTF-8 bytes ``p[a:b]``."""
  *     cdef Py_ssize_t i = a, k, count = 0, pending = 0             # <<<<<<<<<<<<<<
@@ -4498,7 +4642,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
   __pyx_v_count = 0;
   __pyx_v_pending = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":111
+  /* "mcecrawl/algorithms/_cleaning.pyx":122
  *     cdef Py_ssize_t i = a, k, count = 0, pending = 0
  *     cdef unsigned int cp
  *     cdef bint started = False             # <<<<<<<<<<<<<<
@@ -4507,7 +4651,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
 */
   __pyx_v_started = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":112
+  /* "mcecrawl/algorithms/_cleaning.pyx":123
  *     cdef unsigned int cp
  *     cdef bint started = False
  *     while i < b:             # <<<<<<<<<<<<<<
@@ -4520,7 +4664,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
 
     if (!__pyx_t_1) break;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":113
+    /* "mcecrawl/algorithms/_cleaning.pyx":124
  *     cdef bint started = False
  *     while i < b:
  *         k = _code_point(p, i, b, &cp)             # <<<<<<<<<<<<<<
@@ -4529,7 +4673,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
 */
     __pyx_v_k = __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_point(__pyx_v_p, __pyx_v_i, __pyx_v_b, (&__pyx_v_cp));
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":114
+    /* "mcecrawl/algorithms/_cleaning.pyx":125
  *     while i < b:
  *         k = _code_point(p, i, b, &cp)
  *         if _isspace(cp):             # <<<<<<<<<<<<<<
@@ -4541,7 +4685,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
     if (__pyx_t_1) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":115
+      /* "mcecrawl/algorithms/_cleaning.pyx":126
  *         k = _code_point(p, i, b, &cp)
  *         if _isspace(cp):
  *             pending += 1             # <<<<<<<<<<<<<<
@@ -4550,7 +4694,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
 */
       __pyx_v_pending = (__pyx_v_pending + 1);
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":114
+      /* "mcecrawl/algorithms/_cleaning.pyx":125
  *     while i < b:
  *         k = _code_point(p, i, b, &cp)
  *         if _isspace(cp):             # <<<<<<<<<<<<<<
@@ -4560,7 +4704,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
       goto __pyx_L5;
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":117
+    /* "mcecrawl/algorithms/_cleaning.pyx":128
  *             pending += 1
  *         else:
  *             count += pending + 1 if started else 1             # <<<<<<<<<<<<<<
@@ -4578,7 +4722,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
       __pyx_v_count = (__pyx_v_count + __pyx_t_2);
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":118
+      /* "mcecrawl/algorithms/_cleaning.pyx":129
  *         else:
  *             count += pending + 1 if started else 1
  *             pending = 0             # <<<<<<<<<<<<<<
@@ -4587,7 +4731,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
 */
       __pyx_v_pending = 0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":119
+      /* "mcecrawl/algorithms/_cleaning.pyx":130
  *             count += pending + 1 if started else 1
  *             pending = 0
  *             started = True             # <<<<<<<<<<<<<<
@@ -4598,7 +4742,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
     }
     __pyx_L5:;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":120
+    /* "mcecrawl/algorithms/_cleaning.pyx":131
  *             pending = 0
  *             started = True
  *         i += k             # <<<<<<<<<<<<<<
@@ -4608,7 +4752,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
     __pyx_v_i = (__pyx_v_i + __pyx_v_k);
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":121
+  /* "mcecrawl/algorithms/_cleaning.pyx":132
  *             started = True
  *         i += k
  *     return count             # <<<<<<<<<<<<<<
@@ -4621,7 +4765,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
   }
   goto __pyx_L0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":107
+  /* "mcecrawl/algorithms/_cleaning.pyx":118
  * 
  * 
  * cdef Py_ssize_t _stripped_chars(const unsigned char* p, Py_ssize_t a, Py_ssize_t b) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -4641,7 +4785,7 @@ static Py_ssize_t __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(unsi
 }
 static PyObject *__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2generator(__pyx_CoroutineObject *__pyx_generator, CYTHON_UNUSED PyThreadState *__pyx_tstate, PyObject *__pyx_sent_value); /* proto */
 
-/* "mcecrawl/algorithms/_cleaning.pyx":159
+/* "mcecrawl/algorithms/_cleaning.pyx":170
  *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):             # <<<<<<<<<<<<<<
@@ -4661,7 +4805,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_genexp
   if (unlikely(!__pyx_cur_scope)) {
     __pyx_cur_scope = ((struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr *)Py_None);
     __Pyx_INCREF(Py_None);
-    __PYX_ERR(0, 159, __pyx_L1_error)
+    __PYX_ERR(0, 170, __pyx_L1_error)
   } else {
     __Pyx_GOTREF((PyObject *)__pyx_cur_scope);
   }
@@ -4669,7 +4813,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_genexp
   __Pyx_INCREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
   __Pyx_GIVEREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
   {
-    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2generator, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_Walk_flush_locals_genexpr, __pyx_mstate_global->__pyx_n_u_mcecrawl_algorithms__cleaning); if (unlikely(!gen)) __PYX_ERR(0, 159, __pyx_L1_error)
+    __pyx_CoroutineObject *gen = __Pyx_Generator_New((__pyx_coroutine_body_t) __pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2generator, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[0]), (PyObject *) __pyx_cur_scope, __pyx_mstate_global->__pyx_n_u_genexpr, __pyx_mstate_global->__pyx_n_u_Walk_flush_locals_genexpr, __pyx_mstate_global->__pyx_n_u_mcecrawl_algorithms__cleaning); if (unlikely(!gen)) __PYX_ERR(0, 170, __pyx_L1_error)
     __Pyx_DECREF(__pyx_cur_scope);
     __Pyx_RefNannyFinishContext();
     return (PyObject *) gen;
@@ -4709,20 +4853,20 @@ static PyObject *__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2gener
     return NULL;
   }
   __pyx_L3_first_run:;
-  if (unlikely(!__pyx_sent_value)) __PYX_ERR(0, 159, __pyx_L1_error)
-  if (unlikely(!__pyx_cur_scope->__pyx_genexpr_arg_0)) { __Pyx_RaiseUnboundLocalError(".0"); __PYX_ERR(0, 159, __pyx_L1_error) }
+  if (unlikely(!__pyx_sent_value)) __PYX_ERR(0, 170, __pyx_L1_error)
+  if (unlikely(!__pyx_cur_scope->__pyx_genexpr_arg_0)) { __Pyx_RaiseUnboundLocalError(".0"); __PYX_ERR(0, 170, __pyx_L1_error) }
   if (unlikely(__pyx_cur_scope->__pyx_genexpr_arg_0 == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 is not iterable");
-    __PYX_ERR(0, 159, __pyx_L1_error)
+    __PYX_ERR(0, 170, __pyx_L1_error)
   }
   __Pyx_INCREF(__pyx_cur_scope->__pyx_genexpr_arg_0);
   __pyx_t_1 = __pyx_cur_scope->__pyx_genexpr_arg_0;
-  __pyx_t_6 = __Pyx_init_unicode_iteration(__pyx_t_1, (&__pyx_t_3), (&__pyx_t_4), (&__pyx_t_5)); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 159, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_init_unicode_iteration(__pyx_t_1, (&__pyx_t_3), (&__pyx_t_4), (&__pyx_t_5)); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 170, __pyx_L1_error)
 
   for (__pyx_t_7 = 0; __pyx_t_7 < __pyx_t_3; __pyx_t_7++) {
     __pyx_t_2 = __pyx_t_7;
     __pyx_cur_scope->__pyx_v_ch = __Pyx_PyUnicode_READ(__pyx_t_5, __pyx_t_4, __pyx_t_2);
-    __pyx_t_8 = __Pyx_Py_UNICODE_ISALNUM(__pyx_cur_scope->__pyx_v_ch); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 159, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_Py_UNICODE_ISALNUM(__pyx_cur_scope->__pyx_v_ch); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 170, __pyx_L1_error)
     if (__pyx_t_8) {
 
       {
@@ -4773,7 +4917,7 @@ static PyObject *__pyx_gb_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_2gener
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":130
+/* "mcecrawl/algorithms/_cleaning.pyx":141
  *     cdef double max_link_share
  * 
  *     cdef void flush(self) except *:             # <<<<<<<<<<<<<<
@@ -4809,7 +4953,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("flush", 0);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":133
+  /* "mcecrawl/algorithms/_cleaning.pyx":144
  *         """``collapse`` (U+FEFF dropped, whitespace runs to one space, stripped) on the bytes, then
  *         the block is kept when it has a letter or digit and not too much link text."""
  *         cdef Py_ssize_t n = len(self.buf), i = 0, k, w = 0, chars             # <<<<<<<<<<<<<<
@@ -4820,15 +4964,15 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
   __Pyx_INCREF(__pyx_t_1);
   if (unlikely(__pyx_t_1 == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 133, __pyx_L1_error)
+    __PYX_ERR(0, 144, __pyx_L1_error)
   }
-  __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 133, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_n = __pyx_t_2;
   __pyx_v_i = 0;
   __pyx_v_w = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":137
+  /* "mcecrawl/algorithms/_cleaning.pyx":148
  *         cdef unsigned char* o
  *         cdef unsigned int cp
  *         cdef bint space = False             # <<<<<<<<<<<<<<
@@ -4837,7 +4981,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
   __pyx_v_space = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":139
+  /* "mcecrawl/algorithms/_cleaning.pyx":150
  *         cdef bint space = False
  *         cdef bytearray collapsed
  *         if n:             # <<<<<<<<<<<<<<
@@ -4849,7 +4993,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
   if (__pyx_t_3) {
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":140
+    /* "mcecrawl/algorithms/_cleaning.pyx":151
  *         cdef bytearray collapsed
  *         if n:
  *             collapsed = bytearray(n)             # <<<<<<<<<<<<<<
@@ -4857,7 +5001,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
  *             o = <unsigned char*>(<char*>collapsed)
 */
     __pyx_t_4 = NULL;
-    __pyx_t_5 = PyLong_FromSsize_t(__pyx_v_n); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 140, __pyx_L1_error)
+    __pyx_t_5 = PyLong_FromSsize_t(__pyx_v_n); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 151, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __pyx_t_6 = 1;
     {
@@ -4865,35 +5009,35 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
       __pyx_t_1 = __Pyx_PyObject_FastCall((PyObject*)(&PyByteArray_Type), __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 140, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 151, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
     __pyx_v_collapsed = ((PyObject*)__pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":141
+    /* "mcecrawl/algorithms/_cleaning.pyx":152
  *         if n:
  *             collapsed = bytearray(n)
  *             p = <const unsigned char*>(<char*>self.buf)             # <<<<<<<<<<<<<<
  *             o = <unsigned char*>(<char*>collapsed)
  *             while i < n:
 */
-    __pyx_t_7 = __Pyx_PyObject_AsWritableString(__pyx_v_self->buf); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 141, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_AsWritableString(__pyx_v_self->buf); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 152, __pyx_L1_error)
     __pyx_v_p = ((unsigned char const *)((char *)__pyx_t_7));
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":142
+    /* "mcecrawl/algorithms/_cleaning.pyx":153
  *             collapsed = bytearray(n)
  *             p = <const unsigned char*>(<char*>self.buf)
  *             o = <unsigned char*>(<char*>collapsed)             # <<<<<<<<<<<<<<
  *             while i < n:
  *                 k = _code_point(p, i, n, &cp)
 */
-    __pyx_t_7 = __Pyx_PyObject_AsWritableString(__pyx_v_collapsed); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 142, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_AsWritableString(__pyx_v_collapsed); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 153, __pyx_L1_error)
     __pyx_v_o = ((unsigned char *)((char *)__pyx_t_7));
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":143
+    /* "mcecrawl/algorithms/_cleaning.pyx":154
  *             p = <const unsigned char*>(<char*>self.buf)
  *             o = <unsigned char*>(<char*>collapsed)
  *             while i < n:             # <<<<<<<<<<<<<<
@@ -4906,7 +5050,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 
       if (!__pyx_t_3) break;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":144
+      /* "mcecrawl/algorithms/_cleaning.pyx":155
  *             o = <unsigned char*>(<char*>collapsed)
  *             while i < n:
  *                 k = _code_point(p, i, n, &cp)             # <<<<<<<<<<<<<<
@@ -4915,7 +5059,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
       __pyx_v_k = __pyx_f_8mcecrawl_10algorithms_9_cleaning__code_point(__pyx_v_p, __pyx_v_i, __pyx_v_n, (&__pyx_v_cp));
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":145
+      /* "mcecrawl/algorithms/_cleaning.pyx":156
  *             while i < n:
  *                 k = _code_point(p, i, n, &cp)
  *                 if cp == 0xFEFF and k == 3:             # <<<<<<<<<<<<<<
@@ -4943,7 +5087,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
         goto __pyx_L6;
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":147
+      /* "mcecrawl/algorithms/_cleaning.pyx":158
  *                 if cp == 0xFEFF and k == 3:
  *                     pass
  *                 elif _isspace(cp):             # <<<<<<<<<<<<<<
@@ -4955,7 +5099,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
       if (__pyx_t_3) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":148
+        /* "mcecrawl/algorithms/_cleaning.pyx":159
  *                     pass
  *                 elif _isspace(cp):
  *                     space = w > 0             # <<<<<<<<<<<<<<
@@ -4964,7 +5108,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
         __pyx_v_space = (__pyx_v_w > 0);
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":147
+        /* "mcecrawl/algorithms/_cleaning.pyx":158
  *                 if cp == 0xFEFF and k == 3:
  *                     pass
  *                 elif _isspace(cp):             # <<<<<<<<<<<<<<
@@ -4974,7 +5118,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
         goto __pyx_L6;
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":150
+      /* "mcecrawl/algorithms/_cleaning.pyx":161
  *                     space = w > 0
  *                 else:
  *                     if space:             # <<<<<<<<<<<<<<
@@ -4984,7 +5128,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
       /*else*/ {
         if (__pyx_v_space) {
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":151
+          /* "mcecrawl/algorithms/_cleaning.pyx":162
  *                 else:
  *                     if space:
  *                         o[w] = 0x20             # <<<<<<<<<<<<<<
@@ -4993,7 +5137,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
           (__pyx_v_o[__pyx_v_w]) = 0x20;
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":152
+          /* "mcecrawl/algorithms/_cleaning.pyx":163
  *                     if space:
  *                         o[w] = 0x20
  *                         w += 1             # <<<<<<<<<<<<<<
@@ -5002,7 +5146,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
           __pyx_v_w = (__pyx_v_w + 1);
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":153
+          /* "mcecrawl/algorithms/_cleaning.pyx":164
  *                         o[w] = 0x20
  *                         w += 1
  *                         space = False             # <<<<<<<<<<<<<<
@@ -5011,7 +5155,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
           __pyx_v_space = 0;
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":150
+          /* "mcecrawl/algorithms/_cleaning.pyx":161
  *                     space = w > 0
  *                 else:
  *                     if space:             # <<<<<<<<<<<<<<
@@ -5020,7 +5164,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
         }
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":154
+        /* "mcecrawl/algorithms/_cleaning.pyx":165
  *                         w += 1
  *                         space = False
  *                     memcpy(o + w, p + i, k)             # <<<<<<<<<<<<<<
@@ -5029,7 +5173,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
         (void)(memcpy((__pyx_v_o + __pyx_v_w), (__pyx_v_p + __pyx_v_i), __pyx_v_k));
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":155
+        /* "mcecrawl/algorithms/_cleaning.pyx":166
  *                         space = False
  *                     memcpy(o + w, p + i, k)
  *                     w += k             # <<<<<<<<<<<<<<
@@ -5040,7 +5184,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
       }
       __pyx_L6:;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":156
+      /* "mcecrawl/algorithms/_cleaning.pyx":167
  *                     memcpy(o + w, p + i, k)
  *                     w += k
  *                 i += k             # <<<<<<<<<<<<<<
@@ -5050,19 +5194,19 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
       __pyx_v_i = (__pyx_v_i + __pyx_v_k);
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":157
+    /* "mcecrawl/algorithms/_cleaning.pyx":168
  *                     w += k
  *                 i += k
  *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)             # <<<<<<<<<<<<<<
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):
 */
-    __pyx_t_1 = PyUnicode_DecodeUTF8(((char *)__pyx_v_o), __pyx_v_w, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 157, __pyx_L1_error)
+    __pyx_t_1 = PyUnicode_DecodeUTF8(((char *)__pyx_v_o), __pyx_v_w, NULL); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 168, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
     __pyx_v_text = ((PyObject*)__pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":158
+    /* "mcecrawl/algorithms/_cleaning.pyx":169
  *                 i += k
  *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)             # <<<<<<<<<<<<<<
@@ -5071,12 +5215,12 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
     if (unlikely(__pyx_v_text == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-      __PYX_ERR(0, 158, __pyx_L1_error)
+      __PYX_ERR(0, 169, __pyx_L1_error)
     }
-    __pyx_t_2 = __Pyx_PyUnicode_GET_LENGTH(__pyx_v_text); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 158, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyUnicode_GET_LENGTH(__pyx_v_text); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 169, __pyx_L1_error)
     __pyx_v_chars = __pyx_t_2;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":159
+    /* "mcecrawl/algorithms/_cleaning.pyx":170
  *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):             # <<<<<<<<<<<<<<
@@ -5103,12 +5247,12 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 
       goto __pyx_L11_bool_binop_done;
     }
-    __pyx_t_1 = __pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_genexpr(NULL, __pyx_v_text); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 159, __pyx_L1_error)
+    __pyx_t_1 = __pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_5flush_genexpr(NULL, __pyx_v_text); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 170, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_5 = __Pyx_Generator_GetInlinedResult(__pyx_t_1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 159, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_Generator_GetInlinedResult(__pyx_t_1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 170, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
-    __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_t_5); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 159, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_t_5); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 170, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
     __pyx_t_3 = __pyx_t_8;
@@ -5117,7 +5261,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
     if (__pyx_t_3) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":160
+      /* "mcecrawl/algorithms/_cleaning.pyx":171
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):
  *                 self.out.append(text)             # <<<<<<<<<<<<<<
@@ -5126,12 +5270,12 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
       if (unlikely(__pyx_v_self->out == Py_None)) {
         PyErr_Format(PyExc_AttributeError, "\047NoneType\047 object has no attribute \047%.30s\047", "append");
-        __PYX_ERR(0, 160, __pyx_L1_error)
+        __PYX_ERR(0, 171, __pyx_L1_error)
       }
-      __pyx_t_9 = __Pyx_PyList_Append(__pyx_v_self->out, __pyx_v_text); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(0, 160, __pyx_L1_error)
+      __pyx_t_9 = __Pyx_PyList_Append(__pyx_v_self->out, __pyx_v_text); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(0, 171, __pyx_L1_error)
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":159
+      /* "mcecrawl/algorithms/_cleaning.pyx":170
  *             text = PyUnicode_DecodeUTF8(<char*>o, w, NULL)
  *             chars = len(text)
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):             # <<<<<<<<<<<<<<
@@ -5140,7 +5284,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":161
+    /* "mcecrawl/algorithms/_cleaning.pyx":172
  *             if chars and self.linked <= self.max_link_share * chars and any(ch.isalnum() for ch in text):
  *                 self.out.append(text)
  *             del self.buf[:]             # <<<<<<<<<<<<<<
@@ -5149,11 +5293,11 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
     if (unlikely(__pyx_v_self->buf == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 161, __pyx_L1_error)
+      __PYX_ERR(0, 172, __pyx_L1_error)
     }
-    if (__Pyx_PyObject_DelSlice(__pyx_v_self->buf, 0, 0, NULL, NULL, NULL, 0, 0, 0) < (0)) __PYX_ERR(0, 161, __pyx_L1_error)
+    if (__Pyx_PyObject_DelSlice(__pyx_v_self->buf, 0, 0, NULL, NULL, NULL, 0, 0, 0) < (0)) __PYX_ERR(0, 172, __pyx_L1_error)
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":139
+    /* "mcecrawl/algorithms/_cleaning.pyx":150
  *         cdef bint space = False
  *         cdef bytearray collapsed
  *         if n:             # <<<<<<<<<<<<<<
@@ -5162,7 +5306,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":162
+  /* "mcecrawl/algorithms/_cleaning.pyx":173
  *                 self.out.append(text)
  *             del self.buf[:]
  *         self.linked = 0             # <<<<<<<<<<<<<<
@@ -5171,7 +5315,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
 */
   __pyx_v_self->linked = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":130
+  /* "mcecrawl/algorithms/_cleaning.pyx":141
  *     cdef double max_link_share
  * 
  *     cdef void flush(self) except *:             # <<<<<<<<<<<<<<
@@ -5203,7 +5347,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush(struct __pyx_
   __Pyx_RefNannyFinishContext();
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":164
+/* "mcecrawl/algorithms/_cleaning.pyx":175
  *         self.linked = 0
  * 
  *     cdef void add(self, xmlNode* c) except *:             # <<<<<<<<<<<<<<
@@ -5228,7 +5372,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
   __Pyx_RefNannySetupContext("add", 0);
 
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":166
+  /* "mcecrawl/algorithms/_cleaning.pyx":177
  *     cdef void add(self, xmlNode* c) except *:
  *         """Append lxml's ``_collectText(c)`` (el.text or el.tail) to the block."""
  *         cdef Py_ssize_t start = len(self.buf)             # <<<<<<<<<<<<<<
@@ -5239,13 +5383,13 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
   __Pyx_INCREF(__pyx_t_1);
   if (unlikely(__pyx_t_1 == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 166, __pyx_L1_error)
+    __PYX_ERR(0, 177, __pyx_L1_error)
   }
-  __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 166, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 177, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_v_start = __pyx_t_2;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":168
+  /* "mcecrawl/algorithms/_cleaning.pyx":179
  *         cdef Py_ssize_t start = len(self.buf)
  *         cdef const unsigned char* p
  *         while c is not NULL and (_is_text(c) or _skippable(c)):             # <<<<<<<<<<<<<<
@@ -5282,7 +5426,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
 
     if (!__pyx_t_3) break;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":169
+    /* "mcecrawl/algorithms/_cleaning.pyx":180
  *         cdef const unsigned char* p
  *         while c is not NULL and (_is_text(c) or _skippable(c)):
  *             if _is_text(c) and c.content is not NULL:             # <<<<<<<<<<<<<<
@@ -5308,7 +5452,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
     if (__pyx_t_3) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":170
+      /* "mcecrawl/algorithms/_cleaning.pyx":181
  *         while c is not NULL and (_is_text(c) or _skippable(c)):
  *             if _is_text(c) and c.content is not NULL:
  *                 self.buf.extend(<bytes>(<char*>c.content))             # <<<<<<<<<<<<<<
@@ -5317,19 +5461,19 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
 */
       if (unlikely(__pyx_v_self->buf == Py_None)) {
         PyErr_Format(PyExc_AttributeError, "\047NoneType\047 object has no attribute \047%.30s\047", "extend");
-        __PYX_ERR(0, 170, __pyx_L1_error)
+        __PYX_ERR(0, 181, __pyx_L1_error)
       }
-      __pyx_t_1 = __Pyx_PyBytes_FromString(((char *)__pyx_v_c->content)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 170, __pyx_L1_error)
+      __pyx_t_1 = __Pyx_PyBytes_FromString(((char *)__pyx_v_c->content)); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 181, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
       if (unlikely(__pyx_t_1 == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "can\047t extend bytearray with NoneType");
-        __PYX_ERR(0, 170, __pyx_L1_error)
+        __PYX_ERR(0, 181, __pyx_L1_error)
       }
-      __pyx_t_5 = __Pyx_PyByteArray_ExtendBytes(__pyx_v_self->buf, ((PyObject*)__pyx_t_1)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 170, __pyx_L1_error)
+      __pyx_t_5 = __Pyx_PyByteArray_ExtendBytes(__pyx_v_self->buf, ((PyObject*)__pyx_t_1)); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 181, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":169
+      /* "mcecrawl/algorithms/_cleaning.pyx":180
  *         cdef const unsigned char* p
  *         while c is not NULL and (_is_text(c) or _skippable(c)):
  *             if _is_text(c) and c.content is not NULL:             # <<<<<<<<<<<<<<
@@ -5338,7 +5482,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":171
+    /* "mcecrawl/algorithms/_cleaning.pyx":182
  *             if _is_text(c) and c.content is not NULL:
  *                 self.buf.extend(<bytes>(<char*>c.content))
  *             c = c.next             # <<<<<<<<<<<<<<
@@ -5350,7 +5494,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
     __pyx_v_c = __pyx_t_6;
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":172
+  /* "mcecrawl/algorithms/_cleaning.pyx":183
  *                 self.buf.extend(<bytes>(<char*>c.content))
  *             c = c.next
  *         if self.in_link and len(self.buf) > start:             # <<<<<<<<<<<<<<
@@ -5371,9 +5515,9 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
   __Pyx_INCREF(__pyx_t_1);
   if (unlikely(__pyx_t_1 == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 172, __pyx_L1_error)
+    __PYX_ERR(0, 183, __pyx_L1_error)
   }
-  __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 172, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 183, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   __pyx_t_4 = (__pyx_t_2 > __pyx_v_start);
 
@@ -5385,18 +5529,18 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
   if (__pyx_t_3) {
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":173
+    /* "mcecrawl/algorithms/_cleaning.pyx":184
  *             c = c.next
  *         if self.in_link and len(self.buf) > start:
  *             p = <const unsigned char*>(<char*>self.buf)             # <<<<<<<<<<<<<<
  *             self.linked += _stripped_chars(p, start, len(self.buf))
  * 
 */
-    __pyx_t_7 = __Pyx_PyObject_AsWritableString(__pyx_v_self->buf); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 173, __pyx_L1_error)
+    __pyx_t_7 = __Pyx_PyObject_AsWritableString(__pyx_v_self->buf); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 184, __pyx_L1_error)
     __pyx_v_p = ((unsigned char const *)((char *)__pyx_t_7));
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":174
+    /* "mcecrawl/algorithms/_cleaning.pyx":185
  *         if self.in_link and len(self.buf) > start:
  *             p = <const unsigned char*>(<char*>self.buf)
  *             self.linked += _stripped_chars(p, start, len(self.buf))             # <<<<<<<<<<<<<<
@@ -5407,14 +5551,14 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
     __Pyx_INCREF(__pyx_t_1);
     if (unlikely(__pyx_t_1 == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-      __PYX_ERR(0, 174, __pyx_L1_error)
+      __PYX_ERR(0, 185, __pyx_L1_error)
     }
-    __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 174, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyByteArray_GET_SIZE(__pyx_t_1); if (unlikely(__pyx_t_2 == ((Py_ssize_t)-1))) __PYX_ERR(0, 185, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __pyx_v_self->linked = (__pyx_v_self->linked + __pyx_f_8mcecrawl_10algorithms_9_cleaning__stripped_chars(__pyx_v_p, __pyx_v_start, __pyx_t_2));
 
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":172
+    /* "mcecrawl/algorithms/_cleaning.pyx":183
  *                 self.buf.extend(<bytes>(<char*>c.content))
  *             c = c.next
  *         if self.in_link and len(self.buf) > start:             # <<<<<<<<<<<<<<
@@ -5423,7 +5567,7 @@ static void __pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add(struct __pyx_ob
 */
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":164
+  /* "mcecrawl/algorithms/_cleaning.pyx":175
  *         self.linked = 0
  * 
  *     cdef void add(self, xmlNode* c) except *:             # <<<<<<<<<<<<<<
@@ -5943,7 +6087,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_5_Walk_2__setstate_c
   return __pyx_r;
 }
 
-/* "mcecrawl/algorithms/_cleaning.pyx":177
+/* "mcecrawl/algorithms/_cleaning.pyx":188
  * 
  * 
  * def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, link_box_tags,             # <<<<<<<<<<<<<<
@@ -5996,67 +6140,67 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_root,&__pyx_mstate_global->__pyx_n_u_is_clutter,&__pyx_mstate_global->__pyx_n_u_block_tags,&__pyx_mstate_global->__pyx_n_u_skipped_tags,&__pyx_mstate_global->__pyx_n_u_link_box_tags,&__pyx_mstate_global->__pyx_n_u_max_link_share,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 177, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 188, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  6:
         values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 177, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 188, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  5:
         values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 177, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 188, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 177, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 188, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 177, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 188, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 177, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 188, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 177, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 188, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "blocks", 0) < (0)) __PYX_ERR(0, 177, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "blocks", 0) < (0)) __PYX_ERR(0, 188, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 6; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("blocks", 1, 6, 6, i); __PYX_ERR(0, 177, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("blocks", 1, 6, 6, i); __PYX_ERR(0, 188, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 6)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 177, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 188, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 177, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 188, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 177, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 188, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 177, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 188, __pyx_L3_error)
       values[4] = __Pyx_ArgRef_FASTCALL(__pyx_args, 4);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 177, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[4])) __PYX_ERR(0, 188, __pyx_L3_error)
       values[5] = __Pyx_ArgRef_FASTCALL(__pyx_args, 5);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 177, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[5])) __PYX_ERR(0, 188, __pyx_L3_error)
     }
     __pyx_v_root = ((struct LxmlElement *)values[0]);
     __pyx_v_is_clutter = values[1];
     __pyx_v_block_tags = values[2];
     __pyx_v_skipped_tags = values[3];
     __pyx_v_link_box_tags = values[4];
-    __pyx_v_max_link_share = __Pyx_PyFloat_AsDouble(values[5]); if (unlikely((__pyx_v_max_link_share == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 178, __pyx_L3_error)
+    __pyx_v_max_link_share = __Pyx_PyFloat_AsDouble(values[5]); if (unlikely((__pyx_v_max_link_share == (double)-1) && PyErr_Occurred())) __PYX_ERR(0, 189, __pyx_L3_error)
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("blocks", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 177, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("blocks", 1, 6, 6, __pyx_nargs); __PYX_ERR(0, 188, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -6067,7 +6211,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_root), __pyx_mstate_global->__pyx_ptype_4lxml_8includes_11etreepublic__Element, 0, "root", 0))) __PYX_ERR(0, 177, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_root), __pyx_mstate_global->__pyx_ptype_4lxml_8includes_11etreepublic__Element, 0, "root", 0))) __PYX_ERR(0, 188, __pyx_L1_error)
   __pyx_r = __pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(__pyx_self, __pyx_v_root, __pyx_v_is_clutter, __pyx_v_block_tags, __pyx_v_skipped_tags, __pyx_v_link_box_tags, __pyx_v_max_link_share);
 
   /* function exit code */
@@ -6095,6 +6239,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
   struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *__pyx_v_w = 0;
   int __pyx_v_skip;
   int __pyx_v_is_a;
+  int __pyx_v_odd;
   PyObject *__pyx_v_tag = NULL;
   PyObject *__pyx_v_block = NULL;
   PyObject *__pyx_r = NULL;
@@ -6115,7 +6260,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("blocks", 0);
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":184
+  /* "mcecrawl/algorithms/_cleaning.pyx":195
  *     With ``is_clutter`` None, no skipped tags and ``max_link_share`` infinite it is the plain walk
  *     of ``parse._paragraphs``: every block's text."""
  *     cdef xmlNode* top = root._c_node             # <<<<<<<<<<<<<<
@@ -6126,7 +6271,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
   __pyx_v_top = __pyx_t_1;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":185
+  /* "mcecrawl/algorithms/_cleaning.pyx":196
  *     of ``parse._paragraphs``: every block's text."""
  *     cdef xmlNode* top = root._c_node
  *     cdef xmlNode* c = top             # <<<<<<<<<<<<<<
@@ -6135,11 +6280,11 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
   __pyx_v_c = __pyx_v_top;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":187
+  /* "mcecrawl/algorithms/_cleaning.pyx":198
  *     cdef xmlNode* c = top
  *     cdef xmlNode* nxt
  *     cdef _Walk w = _Walk()             # <<<<<<<<<<<<<<
- *     cdef bint skip, is_a
+ *     cdef bint skip, is_a, odd = False
  *     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
 */
   __pyx_t_3 = NULL;
@@ -6148,20 +6293,29 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     PyObject *__pyx_callargs[2] = {__pyx_t_3, NULL};
     __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)__pyx_mstate_global->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk, __pyx_callargs+__pyx_t_4, (1-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 187, __pyx_L1_error)
+    if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 198, __pyx_L1_error)
     __Pyx_GOTREF((PyObject *)__pyx_t_2);
   }
   __pyx_v_w = ((struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":189
+  /* "mcecrawl/algorithms/_cleaning.pyx":199
+ *     cdef xmlNode* nxt
  *     cdef _Walk w = _Walk()
- *     cdef bint skip, is_a
+ *     cdef bint skip, is_a, odd = False             # <<<<<<<<<<<<<<
+ *     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
+ *     w.max_link_share = max_link_share
+*/
+  __pyx_v_odd = 0;
+
+  /* "mcecrawl/algorithms/_cleaning.pyx":200
+ *     cdef _Walk w = _Walk()
+ *     cdef bint skip, is_a, odd = False
  *     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0             # <<<<<<<<<<<<<<
  *     w.max_link_share = max_link_share
  *     while True:
 */
-  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 189, __pyx_L1_error)
+  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 200, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_t_5 = NULL;
   __pyx_t_4 = 1;
@@ -6169,7 +6323,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     PyObject *__pyx_callargs[2] = {__pyx_t_5, NULL};
     __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(&PyByteArray_Type), __pyx_callargs+__pyx_t_4, (1-__pyx_t_4) | (__pyx_t_4*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 189, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 200, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
   }
   __pyx_t_6 = 0;
@@ -6187,8 +6341,8 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
   __pyx_v_w->linked = __pyx_t_6;
   __pyx_v_w->in_link = __pyx_t_7;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":190
- *     cdef bint skip, is_a
+  /* "mcecrawl/algorithms/_cleaning.pyx":201
+ *     cdef bint skip, is_a, odd = False
  *     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
  *     w.max_link_share = max_link_share             # <<<<<<<<<<<<<<
  *     while True:
@@ -6196,7 +6350,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
   __pyx_v_w->max_link_share = __pyx_v_max_link_share;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":191
+  /* "mcecrawl/algorithms/_cleaning.pyx":202
  *     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
  *     w.max_link_share = max_link_share
  *     while True:             # <<<<<<<<<<<<<<
@@ -6205,7 +6359,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
   while (1) {
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":193
+    /* "mcecrawl/algorithms/_cleaning.pyx":204
  *     while True:
  *         # start event of c
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:             # <<<<<<<<<<<<<<
@@ -6231,7 +6385,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":194
+      /* "mcecrawl/algorithms/_cleaning.pyx":205
  *         # start event of c
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:
  *             return None             # <<<<<<<<<<<<<<
@@ -6248,7 +6402,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       }
       goto __pyx_L0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":193
+      /* "mcecrawl/algorithms/_cleaning.pyx":204
  *     while True:
  *         # start event of c
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:             # <<<<<<<<<<<<<<
@@ -6257,63 +6411,63 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":195
+    /* "mcecrawl/algorithms/_cleaning.pyx":206
  *         if c.type != tree.XML_ELEMENT_NODE or c.ns is not NULL:
  *             return None
  *         tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)             # <<<<<<<<<<<<<<
  *         block = tag in block_tags
  *         is_a = tag == "a"
 */
-    __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 195, __pyx_L1_error)
+    __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 206, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_tag, ((PyObject*)__pyx_t_3));
     __pyx_t_3 = 0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":196
+    /* "mcecrawl/algorithms/_cleaning.pyx":207
  *             return None
  *         tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *         block = tag in block_tags             # <<<<<<<<<<<<<<
  *         is_a = tag == "a"
  *         if block:
 */
-    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 196, __pyx_L1_error)
-    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 196, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 207, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyBool_FromLong(__pyx_t_8); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 207, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
 
     __Pyx_XDECREF_SET(__pyx_v_block, __pyx_t_3);
     __pyx_t_3 = 0;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":197
+    /* "mcecrawl/algorithms/_cleaning.pyx":208
  *         tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *         block = tag in block_tags
  *         is_a = tag == "a"             # <<<<<<<<<<<<<<
  *         if block:
  *             w.flush()
 */
-    __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 197, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 208, __pyx_L1_error)
     __pyx_v_is_a = __pyx_t_8;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":198
+    /* "mcecrawl/algorithms/_cleaning.pyx":209
  *         block = tag in block_tags
  *         is_a = tag == "a"
  *         if block:             # <<<<<<<<<<<<<<
  *             w.flush()
  *         skip = tag in skipped_tags
 */
-    __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_v_block); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 198, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_v_block); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 209, __pyx_L1_error)
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":199
+      /* "mcecrawl/algorithms/_cleaning.pyx":210
  *         is_a = tag == "a"
  *         if block:
  *             w.flush()             # <<<<<<<<<<<<<<
  *         skip = tag in skipped_tags
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
 */
-      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 199, __pyx_L1_error)
+      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 210, __pyx_L1_error)
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":198
+      /* "mcecrawl/algorithms/_cleaning.pyx":209
  *         block = tag in block_tags
  *         is_a = tag == "a"
  *         if block:             # <<<<<<<<<<<<<<
@@ -6322,17 +6476,17 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":200
+    /* "mcecrawl/algorithms/_cleaning.pyx":211
  *         if block:
  *             w.flush()
  *         skip = tag in skipped_tags             # <<<<<<<<<<<<<<
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
 */
-    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_skipped_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 200, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_skipped_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 211, __pyx_L1_error)
     __pyx_v_skip = __pyx_t_8;
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":201
+    /* "mcecrawl/algorithms/_cleaning.pyx":212
  *             w.flush()
  *         skip = tag in skipped_tags
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):             # <<<<<<<<<<<<<<
@@ -6358,7 +6512,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
       goto __pyx_L10_bool_binop_done;
     }
-    __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_link_box_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 201, __pyx_L1_error)
+    __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_link_box_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 212, __pyx_L1_error)
     if (!__pyx_t_9) {
 
     } else {
@@ -6376,7 +6530,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":202
+      /* "mcecrawl/algorithms/_cleaning.pyx":213
  *         skip = tag in skipped_tags
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))             # <<<<<<<<<<<<<<
@@ -6388,7 +6542,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       __pyx_t_5 = __pyx_v_is_clutter; 
       __pyx_t_10 = ((PyObject *)__pyx_v_root->_doc);
       __Pyx_INCREF(__pyx_t_10);
-      __pyx_t_11 = ((PyObject *)elementFactory(((struct LxmlDocument *)__pyx_t_10), __pyx_v_c)); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 202, __pyx_L1_error)
+      __pyx_t_11 = ((PyObject *)elementFactory(((struct LxmlDocument *)__pyx_t_10), __pyx_v_c)); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 213, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_11);
       __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
       __pyx_t_4 = 1;
@@ -6409,15 +6563,15 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
         __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
         __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 202, __pyx_L1_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 213, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_3);
       }
-      __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 202, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyObject_IsTrue(__pyx_t_3); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 213, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
       __pyx_v_skip = (!(!__pyx_t_8));
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":201
+      /* "mcecrawl/algorithms/_cleaning.pyx":212
  *             w.flush()
  *         skip = tag in skipped_tags
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):             # <<<<<<<<<<<<<<
@@ -6426,7 +6580,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":203
+    /* "mcecrawl/algorithms/_cleaning.pyx":214
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:             # <<<<<<<<<<<<<<
@@ -6438,7 +6592,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
     if (__pyx_t_8) {
 
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":204
+      /* "mcecrawl/algorithms/_cleaning.pyx":215
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:
  *             if is_a and _counts_as_link(c):             # <<<<<<<<<<<<<<
@@ -6451,7 +6605,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         __pyx_t_8 = __pyx_v_is_a;
         goto __pyx_L16_bool_binop_done;
       }
-      __pyx_t_9 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_9 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 204, __pyx_L1_error)
+      __pyx_t_9 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_9 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 215, __pyx_L1_error)
 
       __pyx_t_8 = __pyx_t_9;
 
@@ -6459,7 +6613,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       if (__pyx_t_8) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":205
+        /* "mcecrawl/algorithms/_cleaning.pyx":216
  *         if not skip:
  *             if is_a and _counts_as_link(c):
  *                 w.in_link += 1             # <<<<<<<<<<<<<<
@@ -6468,7 +6622,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_w->in_link = (__pyx_v_w->in_link + 1);
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":204
+        /* "mcecrawl/algorithms/_cleaning.pyx":215
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:
  *             if is_a and _counts_as_link(c):             # <<<<<<<<<<<<<<
@@ -6477,134 +6631,73 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":206
+      /* "mcecrawl/algorithms/_cleaning.pyx":217
  *             if is_a and _counts_as_link(c):
  *                 w.in_link += 1
  *             w.add(c.children)             # <<<<<<<<<<<<<<
  *             # descend to the first element child (text children were read as the text)
- *             nxt = c.children
+ *             nxt = _element_from(c.children, &odd)
 */
-      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_v_c->children); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 206, __pyx_L1_error)
+      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_v_c->children); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 217, __pyx_L1_error)
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":208
+      /* "mcecrawl/algorithms/_cleaning.pyx":219
  *             w.add(c.children)
  *             # descend to the first element child (text children were read as the text)
- *             nxt = c.children             # <<<<<<<<<<<<<<
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
- *                 if not (_is_text(nxt) or _skippable(nxt)):
+ *             nxt = _element_from(c.children, &odd)             # <<<<<<<<<<<<<<
+ *             if odd:
+ *                 return None
 */
-      __pyx_t_1 = __pyx_v_c->children;
+      __pyx_v_nxt = __pyx_f_8mcecrawl_10algorithms_9_cleaning__element_from(__pyx_v_c->children, (&__pyx_v_odd));
 
-      __pyx_v_nxt = __pyx_t_1;
-
-      /* "mcecrawl/algorithms/_cleaning.pyx":209
+      /* "mcecrawl/algorithms/_cleaning.pyx":220
  *             # descend to the first element child (text children were read as the text)
- *             nxt = c.children
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:             # <<<<<<<<<<<<<<
- *                 if not (_is_text(nxt) or _skippable(nxt)):
- *                     return None
-*/
-      while (1) {
-        __pyx_t_9 = (__pyx_v_nxt != NULL);
-
-        if (__pyx_t_9) {
-
-        } else {
-
-          __pyx_t_8 = __pyx_t_9;
-
-          goto __pyx_L20_bool_binop_done;
-        }
-        __pyx_t_9 = (__pyx_v_nxt->type != XML_ELEMENT_NODE);
-
-
-        __pyx_t_8 = __pyx_t_9;
-
-        __pyx_L20_bool_binop_done:;
-
-        if (!__pyx_t_8) break;
-
-        /* "mcecrawl/algorithms/_cleaning.pyx":210
- *             nxt = c.children
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
- *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
- *                     return None
- *                 nxt = nxt.next
-*/
-        __pyx_t_9 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__is_text(__pyx_v_nxt);
-
-        if (!__pyx_t_9) {
-
-        } else {
-
-          __pyx_t_8 = __pyx_t_9;
-
-          goto __pyx_L23_bool_binop_done;
-        }
-        __pyx_t_9 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__skippable(__pyx_v_nxt);
-
-
-        __pyx_t_8 = __pyx_t_9;
-
-        __pyx_L23_bool_binop_done:;
-        __pyx_t_9 = (!__pyx_t_8);
-
-
-        if (__pyx_t_9) {
-
-
-          /* "mcecrawl/algorithms/_cleaning.pyx":211
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
- *                 if not (_is_text(nxt) or _skippable(nxt)):
- *                     return None             # <<<<<<<<<<<<<<
- *                 nxt = nxt.next
+ *             nxt = _element_from(c.children, &odd)
+ *             if odd:             # <<<<<<<<<<<<<<
+ *                 return None
  *             if nxt is not NULL:
 */
-          {
-            PyObject *__pyx_temp;
-            {
-              __pyx_temp = __pyx_r;
-              __pyx_r = Py_None; __Pyx_INCREF(Py_None);
-            }
-            __Pyx_XDECREF(__pyx_temp);
-          }
-          goto __pyx_L0;
+      if (__pyx_v_odd) {
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":210
- *             nxt = c.children
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
- *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
- *                     return None
- *                 nxt = nxt.next
-*/
-        }
-
-        /* "mcecrawl/algorithms/_cleaning.pyx":212
- *                 if not (_is_text(nxt) or _skippable(nxt)):
- *                     return None
- *                 nxt = nxt.next             # <<<<<<<<<<<<<<
+        /* "mcecrawl/algorithms/_cleaning.pyx":221
+ *             nxt = _element_from(c.children, &odd)
+ *             if odd:
+ *                 return None             # <<<<<<<<<<<<<<
  *             if nxt is not NULL:
  *                 c = nxt
 */
-        __pyx_t_1 = __pyx_v_nxt->next;
+        {
+          PyObject *__pyx_temp;
+          {
+            __pyx_temp = __pyx_r;
+            __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+          }
+          __Pyx_XDECREF(__pyx_temp);
+        }
+        goto __pyx_L0;
 
-        __pyx_v_nxt = __pyx_t_1;
+        /* "mcecrawl/algorithms/_cleaning.pyx":220
+ *             # descend to the first element child (text children were read as the text)
+ *             nxt = _element_from(c.children, &odd)
+ *             if odd:             # <<<<<<<<<<<<<<
+ *                 return None
+ *             if nxt is not NULL:
+*/
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":213
- *                     return None
- *                 nxt = nxt.next
+      /* "mcecrawl/algorithms/_cleaning.pyx":222
+ *             if odd:
+ *                 return None
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
  *                 c = nxt
  *                 continue
 */
-      __pyx_t_9 = (__pyx_v_nxt != NULL);
+      __pyx_t_8 = (__pyx_v_nxt != NULL);
 
-      if (__pyx_t_9) {
+      if (__pyx_t_8) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":214
- *                 nxt = nxt.next
+        /* "mcecrawl/algorithms/_cleaning.pyx":223
+ *                 return None
  *             if nxt is not NULL:
  *                 c = nxt             # <<<<<<<<<<<<<<
  *                 continue
@@ -6612,7 +6705,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_c = __pyx_v_nxt;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":215
+        /* "mcecrawl/algorithms/_cleaning.pyx":224
  *             if nxt is not NULL:
  *                 c = nxt
  *                 continue             # <<<<<<<<<<<<<<
@@ -6621,16 +6714,16 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         goto __pyx_L3_continue;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":213
- *                     return None
- *                 nxt = nxt.next
+        /* "mcecrawl/algorithms/_cleaning.pyx":222
+ *             if odd:
+ *                 return None
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
  *                 c = nxt
  *                 continue
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":203
+      /* "mcecrawl/algorithms/_cleaning.pyx":214
  *         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
  *             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
  *         if not skip:             # <<<<<<<<<<<<<<
@@ -6639,7 +6732,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     }
 
-    /* "mcecrawl/algorithms/_cleaning.pyx":217
+    /* "mcecrawl/algorithms/_cleaning.pyx":226
  *                 continue
  *         # end events: of c, then of each ancestor whose last element child has ended
  *         while True:             # <<<<<<<<<<<<<<
@@ -6648,53 +6741,53 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
     while (1) {
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":218
+      /* "mcecrawl/algorithms/_cleaning.pyx":227
  *         # end events: of c, then of each ancestor whose last element child has ended
  *         while True:
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)             # <<<<<<<<<<<<<<
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1
 */
-      __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 218, __pyx_L1_error)
+      __pyx_t_3 = PyUnicode_DecodeUTF8(((char *)__pyx_v_c->name), strlen(((char *)__pyx_v_c->name)), NULL); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 227, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
       __Pyx_DECREF_SET(__pyx_v_tag, ((PyObject*)__pyx_t_3));
       __pyx_t_3 = 0;
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":219
+      /* "mcecrawl/algorithms/_cleaning.pyx":228
  *         while True:
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *             if tag == "a" and w.in_link and _counts_as_link(c):             # <<<<<<<<<<<<<<
  *                 w.in_link -= 1
  *             if tag in block_tags:
 */
-      __pyx_t_8 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 219, __pyx_L1_error)
-      if (__pyx_t_8) {
-
-      } else {
-
-        __pyx_t_9 = __pyx_t_8;
-
-        goto __pyx_L29_bool_binop_done;
-      }
-      __pyx_t_8 = (__pyx_v_w->in_link != 0);
-
-      if (__pyx_t_8) {
-
-      } else {
-
-        __pyx_t_9 = __pyx_t_8;
-
-        goto __pyx_L29_bool_binop_done;
-      }
-      __pyx_t_8 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_8 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 219, __pyx_L1_error)
-
-      __pyx_t_9 = __pyx_t_8;
-
-      __pyx_L29_bool_binop_done:;
+      __pyx_t_9 = (__Pyx_PyObject_Equals_str_ch97(__pyx_v_tag, __pyx_mstate_global->__pyx_n_u_a, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 228, __pyx_L1_error)
       if (__pyx_t_9) {
 
+      } else {
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":220
+        __pyx_t_8 = __pyx_t_9;
+
+        goto __pyx_L23_bool_binop_done;
+      }
+      __pyx_t_9 = (__pyx_v_w->in_link != 0);
+
+      if (__pyx_t_9) {
+
+      } else {
+
+        __pyx_t_8 = __pyx_t_9;
+
+        goto __pyx_L23_bool_binop_done;
+      }
+      __pyx_t_9 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__counts_as_link(__pyx_v_c); if (unlikely(__pyx_t_9 == ((int)-1) && PyErr_Occurred())) __PYX_ERR(0, 228, __pyx_L1_error)
+
+      __pyx_t_8 = __pyx_t_9;
+
+      __pyx_L23_bool_binop_done:;
+      if (__pyx_t_8) {
+
+
+        /* "mcecrawl/algorithms/_cleaning.pyx":229
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1             # <<<<<<<<<<<<<<
@@ -6703,7 +6796,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_w->in_link = (__pyx_v_w->in_link - 1);
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":219
+        /* "mcecrawl/algorithms/_cleaning.pyx":228
  *         while True:
  *             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
  *             if tag == "a" and w.in_link and _counts_as_link(c):             # <<<<<<<<<<<<<<
@@ -6712,27 +6805,27 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":221
+      /* "mcecrawl/algorithms/_cleaning.pyx":230
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1
  *             if tag in block_tags:             # <<<<<<<<<<<<<<
  *                 w.flush()
  *             w.add(c.next)
 */
-      __pyx_t_9 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_9 < 0))) __PYX_ERR(0, 221, __pyx_L1_error)
-      if (__pyx_t_9) {
+      __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_v_tag, __pyx_v_block_tags, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 230, __pyx_L1_error)
+      if (__pyx_t_8) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":222
+        /* "mcecrawl/algorithms/_cleaning.pyx":231
  *                 w.in_link -= 1
  *             if tag in block_tags:
  *                 w.flush()             # <<<<<<<<<<<<<<
  *             w.add(c.next)
  *             if c is top:
 */
-        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 222, __pyx_L1_error)
+        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 231, __pyx_L1_error)
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":221
+        /* "mcecrawl/algorithms/_cleaning.pyx":230
  *             if tag == "a" and w.in_link and _counts_as_link(c):
  *                 w.in_link -= 1
  *             if tag in block_tags:             # <<<<<<<<<<<<<<
@@ -6741,42 +6834,42 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":223
+      /* "mcecrawl/algorithms/_cleaning.pyx":232
  *             if tag in block_tags:
  *                 w.flush()
  *             w.add(c.next)             # <<<<<<<<<<<<<<
  *             if c is top:
  *                 w.flush()
 */
-      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_v_c->next); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 223, __pyx_L1_error)
+      ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->add(__pyx_v_w, __pyx_v_c->next); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 232, __pyx_L1_error)
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":224
+      /* "mcecrawl/algorithms/_cleaning.pyx":233
  *                 w.flush()
  *             w.add(c.next)
  *             if c is top:             # <<<<<<<<<<<<<<
  *                 w.flush()
  *                 return w.out
 */
-      __pyx_t_9 = (__pyx_v_c == __pyx_v_top);
+      __pyx_t_8 = (__pyx_v_c == __pyx_v_top);
 
-      if (__pyx_t_9) {
+      if (__pyx_t_8) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":225
+        /* "mcecrawl/algorithms/_cleaning.pyx":234
  *             w.add(c.next)
  *             if c is top:
  *                 w.flush()             # <<<<<<<<<<<<<<
  *                 return w.out
- *             nxt = c.next
+ *             nxt = _element_from(c.next, &odd)
 */
-        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 225, __pyx_L1_error)
+        ((struct __pyx_vtabstruct_8mcecrawl_10algorithms_9_cleaning__Walk *)__pyx_v_w->__pyx_vtab)->flush(__pyx_v_w); if (unlikely(PyErr_Occurred())) __PYX_ERR(0, 234, __pyx_L1_error)
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":226
+        /* "mcecrawl/algorithms/_cleaning.pyx":235
  *             if c is top:
  *                 w.flush()
  *                 return w.out             # <<<<<<<<<<<<<<
- *             nxt = c.next
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
+ *             nxt = _element_from(c.next, &odd)
+ *             if odd:
 */
         {
           PyObject *__pyx_temp;
@@ -6789,7 +6882,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
         }
         goto __pyx_L0;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":224
+        /* "mcecrawl/algorithms/_cleaning.pyx":233
  *                 w.flush()
  *             w.add(c.next)
  *             if c is top:             # <<<<<<<<<<<<<<
@@ -6798,114 +6891,53 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":227
+      /* "mcecrawl/algorithms/_cleaning.pyx":236
  *                 w.flush()
  *                 return w.out
- *             nxt = c.next             # <<<<<<<<<<<<<<
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
- *                 if not (_is_text(nxt) or _skippable(nxt)):
+ *             nxt = _element_from(c.next, &odd)             # <<<<<<<<<<<<<<
+ *             if odd:
+ *                 return None
 */
-      __pyx_t_1 = __pyx_v_c->next;
+      __pyx_v_nxt = __pyx_f_8mcecrawl_10algorithms_9_cleaning__element_from(__pyx_v_c->next, (&__pyx_v_odd));
 
-      __pyx_v_nxt = __pyx_t_1;
-
-      /* "mcecrawl/algorithms/_cleaning.pyx":228
+      /* "mcecrawl/algorithms/_cleaning.pyx":237
  *                 return w.out
- *             nxt = c.next
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:             # <<<<<<<<<<<<<<
- *                 if not (_is_text(nxt) or _skippable(nxt)):
- *                     return None
-*/
-      while (1) {
-        __pyx_t_8 = (__pyx_v_nxt != NULL);
-
-        if (__pyx_t_8) {
-
-        } else {
-
-          __pyx_t_9 = __pyx_t_8;
-
-          goto __pyx_L36_bool_binop_done;
-        }
-        __pyx_t_8 = (__pyx_v_nxt->type != XML_ELEMENT_NODE);
-
-
-        __pyx_t_9 = __pyx_t_8;
-
-        __pyx_L36_bool_binop_done:;
-
-        if (!__pyx_t_9) break;
-
-        /* "mcecrawl/algorithms/_cleaning.pyx":229
- *             nxt = c.next
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
- *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
- *                     return None
- *                 nxt = nxt.next
-*/
-        __pyx_t_8 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__is_text(__pyx_v_nxt);
-
-        if (!__pyx_t_8) {
-
-        } else {
-
-          __pyx_t_9 = __pyx_t_8;
-
-          goto __pyx_L39_bool_binop_done;
-        }
-        __pyx_t_8 = __pyx_f_8mcecrawl_10algorithms_9_cleaning__skippable(__pyx_v_nxt);
-
-
-        __pyx_t_9 = __pyx_t_8;
-
-        __pyx_L39_bool_binop_done:;
-        __pyx_t_8 = (!__pyx_t_9);
-
-
-        if (__pyx_t_8) {
-
-
-          /* "mcecrawl/algorithms/_cleaning.pyx":230
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
- *                 if not (_is_text(nxt) or _skippable(nxt)):
- *                     return None             # <<<<<<<<<<<<<<
- *                 nxt = nxt.next
+ *             nxt = _element_from(c.next, &odd)
+ *             if odd:             # <<<<<<<<<<<<<<
+ *                 return None
  *             if nxt is not NULL:
 */
-          {
-            PyObject *__pyx_temp;
-            {
-              __pyx_temp = __pyx_r;
-              __pyx_r = Py_None; __Pyx_INCREF(Py_None);
-            }
-            __Pyx_XDECREF(__pyx_temp);
-          }
-          goto __pyx_L0;
+      if (__pyx_v_odd) {
 
-          /* "mcecrawl/algorithms/_cleaning.pyx":229
- *             nxt = c.next
- *             while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
- *                 if not (_is_text(nxt) or _skippable(nxt)):             # <<<<<<<<<<<<<<
- *                     return None
- *                 nxt = nxt.next
-*/
-        }
-
-        /* "mcecrawl/algorithms/_cleaning.pyx":231
- *                 if not (_is_text(nxt) or _skippable(nxt)):
- *                     return None
- *                 nxt = nxt.next             # <<<<<<<<<<<<<<
+        /* "mcecrawl/algorithms/_cleaning.pyx":238
+ *             nxt = _element_from(c.next, &odd)
+ *             if odd:
+ *                 return None             # <<<<<<<<<<<<<<
  *             if nxt is not NULL:
  *                 c = nxt
 */
-        __pyx_t_1 = __pyx_v_nxt->next;
+        {
+          PyObject *__pyx_temp;
+          {
+            __pyx_temp = __pyx_r;
+            __pyx_r = Py_None; __Pyx_INCREF(Py_None);
+          }
+          __Pyx_XDECREF(__pyx_temp);
+        }
+        goto __pyx_L0;
 
-        __pyx_v_nxt = __pyx_t_1;
+        /* "mcecrawl/algorithms/_cleaning.pyx":237
+ *                 return w.out
+ *             nxt = _element_from(c.next, &odd)
+ *             if odd:             # <<<<<<<<<<<<<<
+ *                 return None
+ *             if nxt is not NULL:
+*/
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":232
- *                     return None
- *                 nxt = nxt.next
+      /* "mcecrawl/algorithms/_cleaning.pyx":239
+ *             if odd:
+ *                 return None
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
  *                 c = nxt
  *                 break
@@ -6915,8 +6947,8 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
       if (__pyx_t_8) {
 
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":233
- *                 nxt = nxt.next
+        /* "mcecrawl/algorithms/_cleaning.pyx":240
+ *                 return None
  *             if nxt is not NULL:
  *                 c = nxt             # <<<<<<<<<<<<<<
  *                 break
@@ -6924,24 +6956,24 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 */
         __pyx_v_c = __pyx_v_nxt;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":234
+        /* "mcecrawl/algorithms/_cleaning.pyx":241
  *             if nxt is not NULL:
  *                 c = nxt
  *                 break             # <<<<<<<<<<<<<<
  *             c = c.parent
 */
-        goto __pyx_L27_break;
+        goto __pyx_L21_break;
 
-        /* "mcecrawl/algorithms/_cleaning.pyx":232
- *                     return None
- *                 nxt = nxt.next
+        /* "mcecrawl/algorithms/_cleaning.pyx":239
+ *             if odd:
+ *                 return None
  *             if nxt is not NULL:             # <<<<<<<<<<<<<<
  *                 c = nxt
  *                 break
 */
       }
 
-      /* "mcecrawl/algorithms/_cleaning.pyx":235
+      /* "mcecrawl/algorithms/_cleaning.pyx":242
  *                 c = nxt
  *                 break
  *             c = c.parent             # <<<<<<<<<<<<<<
@@ -6950,11 +6982,11 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
       __pyx_v_c = __pyx_t_1;
     }
-    __pyx_L27_break:;
+    __pyx_L21_break:;
     __pyx_L3_continue:;
   }
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":177
+  /* "mcecrawl/algorithms/_cleaning.pyx":188
  * 
  * 
  * def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, link_box_tags,             # <<<<<<<<<<<<<<
@@ -6978,6 +7010,7 @@ static PyObject *__pyx_pf_8mcecrawl_10algorithms_9_cleaning_blocks(CYTHON_UNUSED
 
 
   __Pyx_XDECREF((PyObject *)__pyx_v_w);
+
 
 
   __Pyx_XDECREF(__pyx_v_tag);
@@ -7756,14 +7789,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_8mcecrawl_10algorithms_9_cleaning__Wa
   __pyx_vtable_8mcecrawl_10algorithms_9_cleaning__Walk.flush = (void (*)(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *))__pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_flush;
   __pyx_vtable_8mcecrawl_10algorithms_9_cleaning__Walk.add = (void (*)(struct __pyx_obj_8mcecrawl_10algorithms_9_cleaning__Walk *, xmlNode *))__pyx_f_8mcecrawl_10algorithms_9_cleaning_5_Walk_add;
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_8mcecrawl_10algorithms_9_cleaning__Walk_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk)) __PYX_ERR(0, 124, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_8mcecrawl_10algorithms_9_cleaning__Walk_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk)) __PYX_ERR(0, 135, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk = &__pyx_type_8mcecrawl_10algorithms_9_cleaning__Walk;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 135, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk);
@@ -7773,9 +7806,9 @@ static int __Pyx_modinit_Exttype___pyx_obj_8mcecrawl_10algorithms_9_cleaning__Wa
     __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk, __pyx_vtabptr_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Walk, (PyObject *) __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
-  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk, __pyx_vtabptr_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 135, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Walk, (PyObject *) __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 135, __pyx_L1_error)
+  if (__Pyx_setup_reduce((PyObject *) __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk) < (0)) __PYX_ERR(0, 135, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -7792,14 +7825,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_8mcecrawl_10algorithms_9_cleaning___p
   __Pyx_RefNannySetupContext("__Pyx_modinit_Exttype___pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr", 0);
   /*--- Exttype __pyx_obj_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr ---*/
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr)) __PYX_ERR(0, 159, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr)) __PYX_ERR(0, 170, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr = &__pyx_type_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr) < (0)) __PYX_ERR(0, 159, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr) < (0)) __PYX_ERR(0, 170, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning___pyx_scope_struct__genexpr);
@@ -8256,19 +8289,19 @@ __Pyx_RefNannySetupContext("PyInit__cleaning", 0);
   if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_8mcecrawl_10algorithms_9_cleaning__Walk, __pyx_mstate_global->__pyx_n_u_setstate_cython, __pyx_t_3) < (0)) __PYX_ERR(1, 17, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
-  /* "mcecrawl/algorithms/_cleaning.pyx":177
+  /* "mcecrawl/algorithms/_cleaning.pyx":188
  * 
  * 
  * def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, link_box_tags,             # <<<<<<<<<<<<<<
  *            double max_link_share):
  *     """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
 */
-  __pyx_t_3 = __Pyx_CyFunction_New(&__pyx_mdef_8mcecrawl_10algorithms_9_cleaning_1blocks, 0, __pyx_mstate_global->__pyx_n_u_blocks, NULL, __pyx_mstate_global->__pyx_n_u_mcecrawl_algorithms__cleaning, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 177, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_CyFunction_New(&__pyx_mdef_8mcecrawl_10algorithms_9_cleaning_1blocks, 0, __pyx_mstate_global->__pyx_n_u_blocks, NULL, __pyx_mstate_global->__pyx_n_u_mcecrawl_algorithms__cleaning, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 188, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_3);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_blocks, __pyx_t_3) < (0)) __PYX_ERR(0, 177, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_blocks, __pyx_t_3) < (0)) __PYX_ERR(0, 188, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
   /* "(tree fragment)":4
@@ -8359,38 +8392,38 @@ static int __Pyx_InitConstants(__pyx_mstatetype *__pyx_mstate) {
   int __pyx_clineno = 0;
   CYTHON_UNUSED_VAR(__pyx_mstate);
   {
-    const struct { const unsigned int length: 8; } str_length_index[] = {{0},{15},{1},{179},{8},{7},{6},{2},{9},{11},{33},{5},{23},{25},{28},{20},{12},{8},{8},{12},{8},{10},{8},{7},{14},{12},{11},{10},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{13},{1},{18},{5},{10},{6},{1},{2},{18},{5},{6},{7},{4},{10},{5},{13},{5},{14},{29},{4},{3},{3},{4},{4},{4},{10},{4},{12},{10},{5},{3},{5},{3},{6},{12},{5},{6},{1}};
-    const struct { const unsigned int length: 10; } bytes_length_index[] = {{11},{55},{129},{512},{3}};
+    const struct { const unsigned int length: 8; } str_length_index[] = {{0},{15},{1},{179},{8},{7},{6},{2},{9},{11},{33},{5},{23},{25},{28},{20},{12},{8},{8},{12},{8},{10},{8},{7},{14},{12},{11},{10},{20},{14},{12},{10},{17},{13},{12},{12},{19},{8},{5},{13},{1},{18},{5},{10},{6},{1},{2},{18},{5},{6},{7},{4},{10},{5},{13},{5},{14},{29},{4},{3},{3},{3},{4},{4},{4},{10},{4},{12},{10},{5},{3},{5},{3},{6},{12},{5},{6},{1}};
+    const struct { const unsigned int length: 9; } bytes_length_index[] = {{11},{55},{129},{453},{3}};
     #ifndef CYTHON_COMPRESS_STRINGS
       #define CYTHON_COMPRESS_STRINGS 90
     #endif
-    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1029 bytes) */
-static const char cstring[] = "x\332\255R\317o\033E\024\256\205CL\023\022;1)\245H\035CH@\025.V\034\005\n*\262\222V\252@%\251J\002B\355h<\373lo\275\336]\357\314\3066\342\220\243\217s\334\343\036\367\350\343\036s\364q\217{\364\237\300\237\300\233u\234\006z\305\222\347\315\274\037\337\373\336\267\357K\351\001\220\226\307\332=\260\345W?>w$\020\331a\222\034\216d\307\261\211)\210\001\226\331\004\217I\260FDH\317\344\022<\235d\223\343\047\307_\327\277\255\023f\033\304\2037\300\245 \302or\213\t\001\2028-\322\364MK\2326\221#\027D\225<k\221\221\343\023\033\300 \322!.\346\335,\220\035\260\211\000\251/d\227\331\266#\2314\035\233b\271i\267w\211az\330\304<\007]\375\224Y\002\252\3140(\346\201a\n\326\264\000l}\266\271)\3467\343\r;g\202{\246+\037\3658p\217\r\254\207\314j;\236);=\361\220r\013\230\215\340Uw4\244g\314\352fG\225R\017\014\237\003\345\231\020\224.\334HO \253\377\006Z\226/:\325\037,\207#\253\307\3256\3300t=J\217\021\365xt\204\242\321\3470\224/\240E\351\325`\200\265\324\320\021\374\265|\233k\333^\300\343\257\307L;\263\216\341[\231\307f\275\271\205\2016\2322\357\000\357\n\2777\177y |K\316\357W8\372\252\345\237\337|\3335yW\243e\263f\276s\251\225\322\200}\237Y\213\036W\363\323w\225X8`\250\037(\3105/q\203\375\273BQ\tB.f6\005\345\216\347\370\270\035\300\230\030\331\334t\252\327\036\321D%\273\331A%k\317\237\202\363\016\2670JQ\027\3511\016M\306\273\334r\004\240\264`\033W\252#4\323\360\226/qUM\t=\201U]\332t\206\031\230\345\014\300\353\261!\315\274\242\303<X\254F\365\355jT\257W\003A\245=\224\256\343z\216#\005X-\\.\003\3473\240\305Pn\3215]\375w\301\310\360qlO\212\001\242d\002\240Kv<g \035\327w\rt\370\002\256\3259g\226\077\077\304\340\"\227\346?\017k\341\323\250r\221\233\345\357\007\375\204|3Y\211\277\277\354&\047/\322\374\246\332\017\na.,\245\371\345\213\277\324API\013\273a?*L\326b\226\346W\306\265\213\334\337\205[\267\357\351@I\225\325iP\017\376\214\312\321\357\023#y\364\323\264>\355\247\205\242ZV\375\340\375\300\212*\032\346||\246\236\004\345\340$-l(,\273\243\3723<d\260\037.\207~t\030\311\311~\274\034\367u.V\257""\047\353;\241\021U\242\203\311\203\370\354\2621\373\267\347\004\t\254\335Z\272\033\344\203F\232\337Rl\226\221\306a\226.N\307\265\361SUQ\337\005\215\340\217(\037=\233\274\2147cL[J\226\260+\332Ya%\313\331M\356>\210\366\"\206\275\017\342J\272\272\251jia-Y\373,\254\204\007Y\247\2358\027\337\271\314]~<-\351\211\362\352Pirc\251\366\024K5L\272\372\341\370T\327\335p\326\307\276:\nV\020\343\213\310\237\034\305\357\305\217\247\233\311\317\257\222W\257\223\327T\367\251\2434\267\303\335\350>\342\227q\276\243in^\330OW\327\263\352u\324;\227\026K\352S\224\014{\274T%\234\2516[\335\320&E\263\255\332\301\257\341v\310\243\255h0aiq\361\331>B\327\047\223\332\244\221\226\357\005\265\264\270\245xP\322\2702\373\224\305\262j \360\254\360\001\242$\033;!\013\007\250\301`\322\212\033Z\352\313\337\246\047\363\354=e\004\333\001\013F\250\342/q-n\\\363Y\014\213\357-T\344-?\035\362\324f\326!\013\025Q\362 \227\376o\264\323\325\242\312\251Rrz\366\017\373\036\200\304";
-    PyObject *data = __Pyx_DecompressString(cstring, 1029, 1);
+    #if (CYTHON_COMPRESS_STRINGS) == 1 /* compression: zlib (1018 bytes) */
+static const char cstring[] = "x\332}RMo\333F\020\215P\271Vc\325\266l#n\220\002Y\365\303n\021D\251`\031n\323\"\205`\307@\320\"\265\202\300nQ$\213\325r$1\242H\212\273\264\244\242\007\037u\334#\217<\362\250#\217>\352\310#\217\372\t\375\t\235\245,\325m\200\n\320~\314\316\274y\357q\276\222\036\000iy\254\335\003[~\375\343KG\002\221\035&\311\361Hv\034\233\230\202\030`\231M\360\230\004kD\204\364L.\301\323I69{~\366\270\366m\2150\333 \036\274\003.\005\021~\223[L\010\020\304i\221\246oZ\322\264\211\034\271 *\344E\213\214\034\237\330\000\006\221\016q1\357v\201\354\200M\004H} \373\314\266\035\311\244\351\330\024\313M\273\275O\014\323\303&\346%\350\352Sf\t\2500\303\240\230\007\206)X\323\002\260\365\332\346\246\230\237\214w\354\222\t\356\231\256|\332\343\300=6\260\2360\253\355x\246\354\364\304\023\312-`6\202W\334\321\220^0\253\233-\025J=0|\016\224gFP\272\010#=\201\254\376\373\320\262|\321\251\374`9\034Y=\253\264\301\206\241\353Qz\206\250g\243\0234\215\276\204\241|\005-Jo\204\001\326RC\277\340\257\345\333\\\357\355\005<\376z\314\264\263\3351|+\213\330\2547\337a\2407M\231w\200w\205\337\233\337<\020\276%\347\347\033\034}\324\366\317O\276\355\232\274\253\3212\255Y\354Rj\2474`\337g\326\242\307\215~\372\276\023\213\000\014\365\005\rY\362\022\267\330\277o\024\225 \344B\263)(w<\307\307\351\000\306\304\310\346\246SYFD\023\235\354f\013\225\254=\277\n\316;\334\302W\212\276H\217qh2\336\345\226#\000\255\005\333\270q\035\241\231\206\267|\211\243jJ\350\t\254\352\322\2463\314\300,g\000^\217\ri\026\025\035\346\301b4*\377\214Fe9\032\010*\355\241t\014\303u\\\317q\244\000\253\205\363e\240D\003Z\014\035\027]\323\325\177\027\214\254\005*\367\244\030 P\346\001\206d\307s\006\322q}\327\300\200/`i\320%\263\374\371\"\006W\2714\377yX\rO\243\362Un\226\177\030\364\023\362\315d-\376\376\272\2334^\245\371mu\030\024\302\\XJ\363\253W\177\252\243\240\234\026\366\303~T\230\254\307,\315\257\215\253W\271\277\nw\356>\320\017%\265\243\316\203Z\360G\264\023\37561\222\247?Mk\323~Z\330T\253\252\037|\030XQY\303\\\216/\324\363`\047h\244\205-\205e\273\252?""\303E\006\207\341j\350G\307\221\234\034\306\253q_\347b\365F\262\261\027\032Q9:\232<\212/\256\353\263\177G\032H`\375\316\312\375 \037\324\323\374=\305f\031i\324EB\\V\256\316\307\325\361\251*\253\357\202z\360{\224\217^L^\307\3331\346\256$+\330\032\367Ya-\313\331O\356?\212\016\"\206\004\216\342rZ\334V\325\264\260\236\254\177\026\226\303\243\254\335^\234\213w\257s\327\237LKZV^\035+\315p,\325\201b\251\206I\213\037\217\317u\335\255`m\354\253\223`\r1\276\214\374\311I\374A\374l\272\235\374\374&y\3636yKu\237\032\372s7\334\217\036\"\376\016\212<\231\346\346\205\375\264\270\221Uo\240\351\271t\263\244>E\337\260\307kUBM\325YqK=\016\372\370\205\036D\365\250\241\263\373\351\246\226U\324\004\364\367\332\334Qu,\234\025>J\213[\311\326^\310\302\001j\034LZq]\373y\375\353\2641\317>PF\360E\300\202\021\272\364K\\\215\353\313~\0131x\277\247\261\227\375\365\223\247\266\263\016\331\223\356\215\346/i\355F\271\250\364?\264\322\342\246\312\251Rr~\3617\211\007j\024";
+    PyObject *data = __Pyx_DecompressString(cstring, 1018, 1);
     #define __Pyx_DecompressString_LZSS_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1293 bytes) */
-static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\377djavascr\377ipt:mcec\377rawl/alg\377orithms/\277_cleanZ\000.\377pyx_Walk\376\000\002.__reduoce_c\204\"__\017\005\362\234\000s\223\000\t\rflus\277h.<loc\223\000>\377.genexprw__PS\000PyD\262 \377_NextRefk__\322\004eR\000_d\026\001\336[\000func\014\001geytY\003o\000main \001\337modul)\002na\315m\002\003ew9\001\257\001ch\377ecksum__~\275\001result\006\003\360A\004\324\001\373!\033\003unpicckJ\001\347\0020\002vt\266!\236\212\001qual\\\005\371\004_L\370\017\223%ex\276\001\255@_\220\005ys\263\010\227/_tes\231\000\376\356\003is_coro\375u\233`eaasynocio.\t\006sb\307 \275k\000\002_tag\t\003s\377cchcline\375_\225 traceb\377ackcloseN\330 end\357$X\000a[\001\337lutte\345@em}s3\000k_boxH\002\377lowermax}_\021\002share\223e\345.\221g.\222f\310@tnx\377tpoproot\357self\332`dse\337tdefa\354 sk;ip\000\001ped\250\002\235`\217rtsw\336`\245b\275\000t\377hrowtopu\377pdateuse}_\277evalue\000\002\377sw\200\001\330\004#\240\3771\240F\250!\200\001\340\377\004\037\230q\320 0\260\377\013\270;\300k\320QR\377\330\004\023\2205\230\010\240\377\001\240\021\330\004\007\200|\377\2207\230!\330\010\047\240\377q\250\010\260\016\270a\330\377\004\013\2101\200\001\360\010\367\000\n\033\025\001\021\220\024\220\377V\2304\230z\250\024\250\377Y\260d\320:K\3104\377\310q\330\010\020\220\007\220\177q\230\006\230l\250!C\001\377v\210W\220E\230\024\230\337Q\330\010\022\220M\000\027\220\377q\340\010\027\220t\2305\377\240\007\240u\250C\250t?\2605\270\007\270qo\001;\000\377\017\320\017&\240d\250!\377\2507\260+\270W\300A\353\340\010\005\nQ~\000\016\000\005\377\031\230\004\230A\330\004\026\347\220a\340\260\002\312\000\005\200V\377\2101\210F\220!\2209\377\230A\230[\250\004\250I\337""\260T\270\023\270$\000\005\320\375\005s\000\330\004\005\340\010\013\376\037\002\047\320\031+\2503\250\375ay\0007\270!\330\014\023\377\2201\330\010\016\320\016\"\357\240!\2407w\002&\270\001\377\270\027\300\001\300\030\310\021\336\316\001\004\220C\220\231\001\210t\337\2203\220a\330C\001\330\014\327\r\210V4\001\017\013\0074\210\337u\220D\230\013A\000%\250\377u\260D\270\003\270>\310\377\023\320L]\320]^\320\353^_d\0014\230 \n\240\047\353\250\037]\000\024\335\000D\310\001~J\0014\210q\330\014\0179\002\375\017\355 \001\330\020\021\220\034\334\260 a\000T\220\021\321\0001\340\361\014\273 \244\000\004\000$\220g\230\377U\240$\240c\250\026\250_w\260a\330\020\257E\025\020\000\377\032\2601\260A\330\024\033\377\2301\330\020\026\220c\230\365\021T\001t\306B\020\024\220A\376V\000\340\010\t\330\014\022\320\277\022&\240a\240w\201 w\357\260f\270A\347!\300X\310\375Q(\0033\220d\230$\230wa\230y\303 O\2701\301 \210\210\005\345\005\235\000\026\217 \226\007\273\001r\253\220\023]\002\220\027\001\020\346@\230\373\001\330nF\330\014\020\220\001\037\220\021\320VW";
-    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1293, 1620);
+    #elif (CYTHON_COMPRESS_STRINGS) > 0 && (CYTHON_COMPRESS_STRINGS) <= 90 /* compression: lzss (1277 bytes) */
+static const char cstring[] = "\377(tree fr\377agment)?\377Note tha\377t Cython\377 is deli\377berately\377 stricte\375r!\001n PEP-\377484 and \377rejects \377subclass\377es of bu\377iltin ty\377pes. If \377you need\237 to p%\000%\tt\177hen set\200\000\377e \047annot\277ation_<\000i\177ng\047 dirb\000\373iv\242\000o Fal\177se.add_%\000\377edisable{en\002\001gcis\004\003\377djavascr\377ipt:mcec\377rawl/alg\377orithms/\277_cleanZ\000.\377pyx_Walk\376\000\002.__reduoce_c\204\"__\017\005\362\234\000s\223\000\t\rflus\277h.<loc\223\000>\377.genexprw__PS\000PyD\262 \377_NextRefk__\322\004eR\000_d\026\001\336[\000func\014\001geytY\003o\000main \001\337modul)\002na\315m\002\003ew9\001\257\001ch\377ecksum__~\275\001result\006\003\360A\004\324\001\373!\033\003unpicckJ\001\347\0020\002vt\266!\236\212\001qual\\\005\371\004_L\370\017\223%ex\276\001\255@_\220\005ys\263\010\227/_tes\231\000\376\356\003is_coro\375u\233`eaasynocio.\t\006sb\307 \275k\000\002_tag\t\003s\377cchcline\375_\225 traceb\377ackcloseN\330 end\357$X\000a[\001\337lutte\345@em}s3\000k_boxH\002\377lowermax}_\021\002share\223e\345.\221g.\222f\310@tnx\377toddpopr\177ootself\335`\377dsetdefa\336\357 skip\000\001peyd\253\002\240`rtsw\341`\374\250b\300\000throwt\377opupdate\357use_\302eval\373ue\000\002sw\200\001\330\377\004#\2401\240F\250!\377\200\001\340\004\037\230q\320\377 0\260\013\270;\300k\377\320QR\330\004\023\2205\377\230\010\240\001\240\021\330\004\377\007\200|\2207\230!\330\377\010\047\240q\250\010\260\016\377\270a\330\004\013\2101\200\277\001\360\010\000\n\033\025\001\021\377\220\024\220V\2304\230z\377\250\024\250Y\260d\320:\377K\3104\310q\330\010\020\377\220\007\220q\230\006\230l\373\250!C\001v\210W\220E\377\230\024\230Q\330\010\022\220\376M\000\027\220q\340\010\027\220\377t\2305\240\007\240u\250\377C\250t\2605\270\007\270\371qo\001;\000\017\320\017&\240\377d\250!\2507\260+\270_W\300A\340\010\005\nQ~\000\377\016\000\005\031\230\004\230A?\330\004\026\220a\340\260\002\325\000\373 \240\332\000\005\200V\2101\377\210F\220!\2209\230A\377\230[""\250\004\250I\260Tw\270\023\270)\000\005\320\005x\000\277\330\004\005\340\010\013\037\002\047\177\320\031+\2503\250a~\000\3777\270!\330\014\023\2201\377\330\010\016\320\016\"\240!\373\2407|\002&\270\001\270\027\277\300\001\300\030\310\021\323\001\004\367\220C\220\236\001\210t\2203\367\220a\330C\001\330\014\r\210\365V4\001\017\013\0074\210u\220\367D\230\013A\000%\250u\260\377D\270\003\270>\310\023\320\377L]\320]^\320^_\372d\0014\235 \n\240\047\250\037\272]\000\024\342\000D\310\001J\0014_\210q\330\014\0179\002\017\362 ?\001\330\020\021\220\034\265 a\000\367T\220\021\321\0001\340\014\022\357\220-\230q\237@\033\250A;\250Q*\001q\330\020\323\0015\000\275t\253B\020\024\220A6\000\340\377\010\t\330\014\022\320\022&\357\240a\240w\341\000w\260f;\270A\314!\300X\3103\002\300\001\177d\230$\230a\230y\243 \207O\2701\241 h\005\305\005}\000\026\270\357\000v\007\233\001r\220\023]\002\220\334\027\001x\001\230\001\330\216\006\027\250\367\001\250\021|\030\330\014\020\220?\001\220\021\320VW";
+    PyObject *data = __Pyx_DecompressString_LZSS(cstring, 1277, 1564);
     #define __Pyx_DecompressString_UNUSED
     if (unlikely(!data)) __PYX_ERR(0, 1, __pyx_L1_error)
     const char* const bytes = __Pyx_PyBytes_AsString(data);
     #if !CYTHON_ASSUME_SAFE_MACROS
     if (likely(bytes)); else { Py_DECREF(data); __PYX_ERR(0, 1, __pyx_L1_error) }
     #endif
-    #else /* compression: none (1620 bytes) */
-static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledjavascript:mcecrawl/algorithms/_cleaning.pyx_Walk_Walk.__reduce_cython___Walk.__setstate_cython___Walk.flush.<locals>.genexpr__Pyx_PyDict_NextRef__annotate____dict____func____getstate____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle__Walk__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___dict_is_coroutineaasyncio.coroutinesblockblock_tagsblockscchcline_in_tracebackcloseextendgenexpris_ais_clutteritemslink_box_tagslowermax_link_sharemcecrawl.algorithms._cleaningnextnxtpoprootselfsendsetdefaultskipskipped_tagsstartswithstatetagthrowtopupdateuse_setstatevaluevaluesw\200\001\330\004#\2401\240F\250!\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\010\000\n\033\230!\330\010\021\220\024\220V\2304\230z\250\024\250Y\260d\320:K\3104\310q\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220t\2305\240\007\240u\250C\250t\2605\270\007\270q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\016\000\005\031\230\004\230A\330\004\026\220a\340\004\023\2205\230\001\340\004\005\200V\2101\210F\220!\2209\230A\230[\250\004\250I\260T\270\023\270A\330\004\005\320\005\027\220q\330\004\005\340\010\013\2101\210F\220\047\320\031+\2503\250a\250t\2607\270!\330\014\023\2201\330\010\016\320\016\"\240!\2407\250!\2507\260&\270\001\270\027\300\001\300\030\310\021\330\010\020\220\004\220C\220q\330\010\017\210t\2203\220a\330\010\013\2101\330\014\r\210V\2201\330\010\017""\210t\2203\220a\330\010\013\2104\210u\220D\230\013\2407\250%\250u\260D\270\003\270>\310\023\320L]\320]^\320^_\330\014\023\2204\220q\230\n\240\047\250\037\270\001\270\024\270W\300D\310\001\330\010\013\2104\210q\330\014\017\210u\220D\230\017\240q\250\001\330\020\021\220\034\230Q\330\014\r\210T\220\021\220!\2201\340\014\022\220!\2201\330\014\022\220$\220g\230U\240$\240c\250\026\250w\260a\330\020\023\2205\230\010\240\001\240\025\240c\250\032\2601\260A\330\024\033\2301\330\020\026\220c\230\021\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\340\010\t\330\014\022\320\022&\240a\240w\250a\250w\260f\270A\270W\300A\300X\310Q\330\014\017\210t\2203\220d\230$\230a\230y\250\004\250O\2701\270A\330\020\021\220\034\230Q\330\014\017\210t\2203\220a\330\020\021\220\026\220q\330\014\r\210T\220\021\220!\2201\330\014\017\210r\220\023\220A\330\020\021\220\026\220q\330\020\027\220q\230\001\330\014\022\220!\2201\330\014\022\220$\220g\230U\240$\240c\250\026\250w\260a\330\020\023\2205\230\010\240\001\240\025\240c\250\032\2601\260A\330\024\033\2301\330\020\026\220c\230\021\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\330\014\020\220\001\220\021\320VW";
+    #else /* compression: none (1564 bytes) */
+static const char bytes[] = "(tree fragment)?Note that Cython is deliberately stricter than PEP-484 and rejects subclasses of builtin types. If you need to pass subclasses then set the \047annotation_typing\047 directive to False.add_notedisableenablegcisenabledjavascript:mcecrawl/algorithms/_cleaning.pyx_Walk_Walk.__reduce_cython___Walk.__setstate_cython___Walk.flush.<locals>.genexpr__Pyx_PyDict_NextRef__annotate____dict____func____getstate____main____module____name____new____pyx_checksum__pyx_result__pyx_state__pyx_type__pyx_unpickle__Walk__pyx_vtable____qualname____reduce____reduce_cython____reduce_ex____set_name____setstate____setstate_cython____test___dict_is_coroutineaasyncio.coroutinesblockblock_tagsblockscchcline_in_tracebackcloseextendgenexpris_ais_clutteritemslink_box_tagslowermax_link_sharemcecrawl.algorithms._cleaningnextnxtoddpoprootselfsendsetdefaultskipskipped_tagsstartswithstatetagthrowtopupdateuse_setstatevaluevaluesw\200\001\330\004#\2401\240F\250!\200\001\340\004\037\230q\320 0\260\013\270;\300k\320QR\330\004\023\2205\230\010\240\001\240\021\330\004\007\200|\2207\230!\330\010\047\240q\250\010\260\016\270a\330\004\013\2101\200\001\360\010\000\n\033\230!\330\010\021\220\024\220V\2304\230z\250\024\250Y\260d\320:K\3104\310q\330\010\020\220\007\220q\230\006\230l\250!\330\004\007\200v\210W\220E\230\024\230Q\330\010\022\220!\330\010\027\220q\340\010\027\220t\2305\240\007\240u\250C\250t\2605\270\007\270q\330\004\007\200q\330\010\017\320\017&\240d\250!\2507\260+\270W\300A\340\010\017\320\017&\240d\250!\2507\260+\270Q\200\001\360\016\000\005\031\230\004\230A\330\004\026\220a\340\004\023\2205\230\001\330\004 \240\001\330\004\005\200V\2101\210F\220!\2209\230A\230[\250\004\250I\260T\270\023\270A\330\004\005\320\005\027\220q\330\004\005\340\010\013\2101\210F\220\047\320\031+\2503\250a\250t\2607\270!\330\014\023\2201\330\010\016\320\016\"\240!\2407\250!\2507\260&\270\001\270\027\300\001\300\030\310\021\330\010\020\220\004\220C\220q\330\010\017\210t\2203\220a\330\010\013\2101\330\014\r\210V""\2201\330\010\017\210t\2203\220a\330\010\013\2104\210u\220D\230\013\2407\250%\250u\260D\270\003\270>\310\023\320L]\320]^\320^_\330\014\023\2204\220q\230\n\240\047\250\037\270\001\270\024\270W\300D\310\001\330\010\013\2104\210q\330\014\017\210u\220D\230\017\240q\250\001\330\020\021\220\034\230Q\330\014\r\210T\220\021\220!\2201\340\014\022\220-\230q\240\001\240\033\250A\250Q\330\014\017\210q\330\020\027\220q\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\340\010\t\330\014\022\320\022&\240a\240w\250a\250w\260f\270A\270W\300A\300X\310Q\330\014\017\210t\2203\220d\230$\230a\230y\250\004\250O\2701\270A\330\020\021\220\034\230Q\330\014\017\210t\2203\220a\330\020\021\220\026\220q\330\014\r\210T\220\021\220!\2201\330\014\017\210r\220\023\220A\330\020\021\220\026\220q\330\020\027\220q\230\001\330\014\022\220-\230q\240\001\240\027\250\001\250\021\330\014\017\210q\330\020\027\220q\330\014\017\210t\2207\230!\330\020\024\220A\330\020\021\330\014\020\220\001\220\021\320VW";
     PyObject *data = NULL;
     #define __Pyx_DecompressString_UNUSED
     #define __Pyx_DecompressString_LZSS_UNUSED
     #endif
     PyObject **stringtab = __pyx_mstate->__pyx_string_tab;
     Py_ssize_t pos = 0;
-    for (int i = 0; i < 77; i++) {
+    for (int i = 0; i < 78; i++) {
       Py_ssize_t bytes_length = str_length_index[i].length;
       PyObject *string = PyUnicode_DecodeUTF8(bytes + pos, bytes_length, NULL);
       if (likely(string) && i >= 11) PyUnicode_InternInPlace(&string);
@@ -8401,8 +8434,8 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
       stringtab[i] = string;
       pos += bytes_length;
     }
-    for (int i = 77; i < 82; i++) {
-      Py_ssize_t bytes_length = bytes_length_index[i-77].length;
+    for (int i = 78; i < 83; i++) {
+      Py_ssize_t bytes_length = bytes_length_index[i-78].length;
       PyObject *string = PyBytes_FromStringAndSize(bytes + pos, bytes_length);
       stringtab[i] = string;
       pos += bytes_length;
@@ -8412,14 +8445,14 @@ static const char bytes[] = "(tree fragment)?Note that Cython is deliberately st
       }
     }
     Py_XDECREF(data);
-    for (Py_ssize_t i = 0; i < 82; i++) {
+    for (Py_ssize_t i = 0; i < 83; i++) {
       if (unlikely(PyObject_Hash(stringtab[i]) == -1)) {
         __PYX_ERR(0, 1, __pyx_L1_error)
       }
     }
     #if CYTHON_IMMORTAL_CONSTANTS
     {
-      PyObject **table = stringtab + 77;
+      PyObject **table = stringtab + 78;
       for (Py_ssize_t i=0; i<5; ++i) {
         #if PY_VERSION_HEX >= 0x030F0000
         PyUnstable_SetImmortal(table[i]);
@@ -8506,7 +8539,7 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
   PyObject* tuple_dedup_map = PyDict_New();
   if (unlikely(!tuple_dedup_map)) return -1;
   {
-    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 159};
+    const __Pyx_PyCode_New_function_description descr = {0, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS|CO_GENERATOR), 170};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_ch};
     __pyx_mstate_global->__pyx_codeobj_tab[0] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_mcecrawl_algorithms__cleaning_py, __pyx_mstate->__pyx_n_u_genexpr, __pyx_mstate->__pyx_kp_b_iso88591_VW, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[0])) goto bad;
   }
@@ -8521,8 +8554,8 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_tree_fragment, __pyx_mstate->__pyx_n_u_setstate_cython, __pyx_mstate->__pyx_kp_b_iso88591_1F, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 14, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 177};
-    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_n_u_is_clutter, __pyx_mstate->__pyx_n_u_block_tags, __pyx_mstate->__pyx_n_u_skipped_tags, __pyx_mstate->__pyx_n_u_link_box_tags, __pyx_mstate->__pyx_n_u_max_link_share, __pyx_mstate->__pyx_n_u_top, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_nxt, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_skip, __pyx_mstate->__pyx_n_u_is_a, __pyx_mstate->__pyx_n_u_tag, __pyx_mstate->__pyx_n_u_block};
+    const __Pyx_PyCode_New_function_description descr = {6, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 188};
+    PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_root, __pyx_mstate->__pyx_n_u_is_clutter, __pyx_mstate->__pyx_n_u_block_tags, __pyx_mstate->__pyx_n_u_skipped_tags, __pyx_mstate->__pyx_n_u_link_box_tags, __pyx_mstate->__pyx_n_u_max_link_share, __pyx_mstate->__pyx_n_u_top, __pyx_mstate->__pyx_n_u_c, __pyx_mstate->__pyx_n_u_nxt, __pyx_mstate->__pyx_n_u_w, __pyx_mstate->__pyx_n_u_skip, __pyx_mstate->__pyx_n_u_is_a, __pyx_mstate->__pyx_n_u_odd, __pyx_mstate->__pyx_n_u_tag, __pyx_mstate->__pyx_n_u_block};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_mcecrawl_algorithms__cleaning_py, __pyx_mstate->__pyx_n_u_blocks, __pyx_mstate->__pyx_kp_b_iso88591_A_a_5_V1F_9A_IT_A_q_1F_3at7_1_7, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {

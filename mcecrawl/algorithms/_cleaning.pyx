@@ -48,6 +48,17 @@ cdef object _collect(xmlNode* c):
     return parts[0] if len(parts) == 1 else "".join(parts)
 
 
+cdef xmlNode* _element_from(xmlNode* c, bint* odd) noexcept:
+    """The first element node from ``c`` on (text and XInclude markers stepped over), or NULL;
+    ``odd`` is set on a node kind the reference walks differently (comment, PI, entity)."""
+    while c is not NULL and c.type != tree.XML_ELEMENT_NODE:
+        if not (_is_text(c) or _skippable(c)):
+            odd[0] = True
+            return NULL
+        c = c.next
+    return c
+
+
 cdef bint _has_clutter_attr(xmlNode* c) noexcept:
     cdef xmlAttr* a = c.properties
     cdef int i
@@ -185,7 +196,7 @@ def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, 
     cdef xmlNode* c = top
     cdef xmlNode* nxt
     cdef _Walk w = _Walk()
-    cdef bint skip, is_a
+    cdef bint skip, is_a, odd = False
     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
     w.max_link_share = max_link_share
     while True:
@@ -205,11 +216,9 @@ def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, 
                 w.in_link += 1
             w.add(c.children)
             # descend to the first element child (text children were read as the text)
-            nxt = c.children
-            while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
-                if not (_is_text(nxt) or _skippable(nxt)):
-                    return None
-                nxt = nxt.next
+            nxt = _element_from(c.children, &odd)
+            if odd:
+                return None
             if nxt is not NULL:
                 c = nxt
                 continue
@@ -224,11 +233,9 @@ def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, 
             if c is top:
                 w.flush()
                 return w.out
-            nxt = c.next
-            while nxt is not NULL and nxt.type != tree.XML_ELEMENT_NODE:
-                if not (_is_text(nxt) or _skippable(nxt)):
-                    return None
-                nxt = nxt.next
+            nxt = _element_from(c.next, &odd)
+            if odd:
+                return None
             if nxt is not NULL:
                 c = nxt
                 break

@@ -542,6 +542,18 @@ def tag_keys(const uint8_t[::1] data not None, const int64_t[::1] tag_starts not
     return keys, closing
 
 
+cdef int32_t _container(int32_t box, isize t, uint64_t key, uint8_t closing, const uint64_t[::1] container_keys,
+                        Buf* open_depth, Buf* open_idx) except? -1 nogil:
+    """The container depth after tag ``t``; an opening is recorded with the depth after it."""
+    if not _in_keys(key, container_keys):
+        return box
+    if closing:
+        return box - 1
+    _push(open_depth, box + 1)
+    _push(open_idx, t)
+    return box + 1
+
+
 def links_and_depth(const int64_t[::1] line_starts not None, const int64_t[::1] tag_starts not None,
                     const uint64_t[::1] keys not None, const uint8_t[::1] closing not None,
                     const int32_t[::1] content not None, uint64_t a_key,
@@ -565,24 +577,12 @@ def links_and_depth(const int64_t[::1] line_starts not None, const int64_t[::1] 
                     in_link = not closing[t]
                 elif closing[t] and _in_keys(key, block_end_keys):
                     in_link = 0
-                if _in_keys(key, container_keys):
-                    if closing[t]:
-                        box -= 1
-                    else:
-                        box += 1
-                        _push(&open_depth, box)
-                        _push(&open_idx, t)
+                box = _container(box, t, key, closing[t], container_keys, &open_depth, &open_idx)
                 t += 1
             lk[line] = content[line] if in_link else 0
             dp[line] = box
         while t < ntags:  # container openings after the last line start
-            if _in_keys(keys[t], container_keys):
-                if closing[t]:
-                    box -= 1
-                else:
-                    box += 1
-                    _push(&open_depth, box)
-                    _push(&open_idx, t)
+            box = _container(box, t, keys[t], closing[t], container_keys, &open_depth, &open_idx)
             t += 1
     return link, depth, _take(&open_depth), _take(&open_idx)
 
