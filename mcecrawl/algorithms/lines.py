@@ -441,7 +441,9 @@ def _positions(arr: np.ndarray, value: int | tuple[int, int]) -> np.ndarray:
     pos = _index_dtype(len(arr))
 
     def hits(chunk: np.ndarray) -> np.ndarray:
-        return (chunk == value[0]) | (chunk == value[1]) if isinstance(value, tuple) else chunk == value
+        if isinstance(value, tuple):
+            return cast(np.ndarray, (chunk == value[0]) | (chunk == value[1]))
+        return cast(np.ndarray, chunk == value)
 
     parts = [np.flatnonzero(hits(arr[c:c + CHUNK_BYTES])).astype(pos) + pos(c)
              for c in range(0, len(arr), CHUNK_BYTES)]
