@@ -147,7 +147,12 @@ def test_learned_shapes_survive_a_jobdir_resume(tmp_path):
     assert {r["lang"] for recs, _ in runs for r in recs} == {"ar"}  # -a lang=ar
     assert first[1]["/news/{n}"]["articles"] >= 1  # learned in run 1, saved in JOBDIR
     run2_ok = sum(r["status"] == "ok" for r in second[0])
-    assert second[1]["/news/{n}"]["articles"] >= first[1]["/news/{n}"]["articles"] + run2_ok - 2  # AMP links
+    # Every article of run 2 is learned on top of run 1's (the state was loaded, not started anew);
+    # which shape an article is credited to (its /news/ page or an /amp/ link that led to it) depends
+    # on the order of concurrent requests, so the sum over the site's shapes is compared.
+    learned = [sum(shape.get("articles", 0) for shape in state.values()) for _, state in runs]
+    assert learned[1] >= learned[0] + run2_ok
+    assert second[1]["/news/{n}"]["articles"] > first[1]["/news/{n}"]["articles"]
     ok = [r["canonical_url"] for recs, _ in runs for r in recs if r["status"] == "ok"]
     assert sorted(ok) == sorted(site.expected())  # each article once across the two runs
 
