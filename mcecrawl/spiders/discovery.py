@@ -7,9 +7,9 @@ Used by :class:`mcecrawl.spiders.base.ProfileSpider` (entry points named by a pr
 """
 from __future__ import annotations
 
-import gzip
 import html
 import re
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -17,6 +17,26 @@ from urllib.parse import parse_qsl, urlsplit
 from lxml import etree
 
 _XML_PARSER = etree.XMLParser(resolve_entities=False, recover=True, huge_tree=True, no_network=True)
+# A sitemap is at most 50 MB uncompressed (sitemaps.org protocol, "Sitemap file location" limits):
+# a gzipped one is inflated no further, so a decompression bomb served as sitemap.xml.gz costs this much.
+MAX_SITEMAP_BYTES = 50 * 1024 * 1024
+
+
+def _xml_root(body: bytes) -> Any:
+    """The root element of an XML document (gzipped or not), or None when it is not XML, its gzip is
+    corrupt, or it inflates past :data:`MAX_SITEMAP_BYTES`."""
+    if body[:2] == b"\x1f\x8b":
+        inflater = zlib.decompressobj(31)
+        try:
+            body = inflater.decompress(body, MAX_SITEMAP_BYTES + 1)
+        except zlib.error:
+            return None
+        if len(body) > MAX_SITEMAP_BYTES:
+            return None
+    try:
+        return etree.fromstring(body, parser=_XML_PARSER)
+    except etree.XMLSyntaxError:
+        return None
 
 
 def _local(tag: Any) -> str:
@@ -29,12 +49,7 @@ def sitemap_entries(body: bytes) -> tuple[str, list[dict[str, str]]] | None:
     ``kind`` is the root element's name (``sitemapindex``, ``urlset``, ...); each entry maps the local
     name of each element under ``<sitemap>``/``<url>`` to its first non-empty text: ``loc``,
     ``lastmod``, and for Google News sitemaps ``publication_date``, ``language``, ``title``."""
-    if body[:2] == b"\x1f\x8b":
-        body = gzip.decompress(body)
-    try:
-        root = etree.fromstring(body, parser=_XML_PARSER)
-    except etree.XMLSyntaxError:
-        root = None
+    root = _xml_root(body)
     if root is None:
         return None
     entries = []
@@ -52,10 +67,7 @@ def sitemap_entries(body: bytes) -> tuple[str, list[dict[str, str]]] | None:
 def feed_entries(body: bytes) -> list[tuple[str, str | None]] | None:
     """``(link, date)`` of each RSS 2.0 ``item/link`` and Atom ``entry/link@href``, or None when the
     body is not XML."""
-    try:
-        root = etree.fromstring(body, parser=_XML_PARSER)
-    except etree.XMLSyntaxError:
-        root = None
+    root = _xml_root(body)
     if root is None:
         return None
     out = []

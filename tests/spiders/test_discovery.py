@@ -47,3 +47,18 @@ def test_is_pagination():
     assert not is_pagination("https://x.ir/", "https://x.ir/?p=12")  # WordPress post
     assert not is_pagination("https://x.ir/archive?pi=2&tp=1", "https://x.ir/archive?pi=3&tp=2")
     assert not is_pagination("https://x.ir/archive", "https://x.ir/news/1")
+
+
+def test_gzipped_sitemap_is_inflated_no_further_than_the_protocol_allows(monkeypatch):
+    import zlib
+
+    from mcecrawl.spiders import discovery
+
+    monkeypatch.setattr(discovery, "MAX_SITEMAP_BYTES", 1_000_000)
+    page = b"<urlset><url><loc>https://www.example.ir/a</loc></url>" + b" " * 2_000_000 + b"</urlset>"
+    c = zlib.compressobj(9, zlib.DEFLATED, 31)
+    bomb = c.compress(page) + c.flush()  # a few KB that inflate to 2 MB
+    assert len(bomb) < 20_000 and sitemap_entries(bomb) is None
+    assert sitemap_entries(b"\x1f\x8b" + b"corrupt gzip") is None
+    small = gzip.compress(b"<urlset><url><loc>https://www.example.ir/a</loc></url></urlset>")
+    assert sitemap_entries(small) == ("urlset", [{"loc": "https://www.example.ir/a"}])
