@@ -97,23 +97,32 @@ cdef isize _find_comment_end(const uint8_t* d, isize n, isize pos) noexcept nogi
         i += 1
 
 
+cdef isize _end_tag_at(const uint8_t* d, isize n, isize i, const char* name, isize k) noexcept nogil:
+    """At ``d[i] == "<"``: the end (exclusive) of a ``</name>`` end tag as lines._PROTECTED_CLOSE
+    matches it (``</name`` then ``>``, or whitespace or "/" and anything up to ``>``); -2 if no
+    such tag starts here, -1 if one does but no ">" follows (then no later one can close either)."""
+    cdef isize j, gt
+    if not (i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, name, k)):
+        return -2
+    j = i + 2 + k
+    if j < n and d[j] == 0x3E:
+        return j + 1
+    if j < n and (_space(d[j]) or d[j] == 0x2F):
+        gt = _find(d, n, j + 1, 0x3E)
+        return -1 if gt < 0 else gt + 1
+    return -2
+
+
 cdef isize _find_end_tag(const uint8_t* d, isize n, isize pos, const char* name, isize k) noexcept nogil:
-    """End (exclusive) of the first ``</name>`` at or after pos as lines._PROTECTED_CLOSE matches
-    it (``</name`` then ``>``, or whitespace or "/" and anything up to ``>``), else -1."""
-    cdef isize i = pos, j, gt
+    """End (exclusive) of the first ``</name>`` at or after pos (:func:`_end_tag_at`), else -1."""
+    cdef isize i = pos, end
     while True:
         i = _find(d, n, i, 0x3C)  # "<"
         if i < 0:
             return -1
-        if i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, name, k):
-            j = i + 2 + k
-            if j < n and d[j] == 0x3E:
-                return j + 1
-            if j < n and (_space(d[j]) or d[j] == 0x2F):
-                gt = _find(d, n, j + 1, 0x3E)
-                if gt < 0:
-                    return -1  # no ">" after this point: no later end tag either
-                return gt + 1
+        end = _end_tag_at(d, n, i, name, k)
+        if end != -2:
+            return end
         i += 1
 
 
@@ -126,7 +135,7 @@ cdef isize _find_script_end(const uint8_t* d, isize n, isize pos) noexcept nogil
     """Twin of ``lines._script_end``: end (exclusive) of the script's end tag at or after pos,
     read through escaped (after "<!--") and double escaped (after "<!--" and "<script") script
     data as the tokenizer reads it; -1 if none."""
-    cdef isize i = pos, j, gt
+    cdef isize i = pos, end
     cdef int state = 0  # 0 script data, 1 escaped, 2 double escaped
     while i < n:
         if state == 0:  # only a "<" can change anything: memchr to it
@@ -134,14 +143,10 @@ cdef isize _find_script_end(const uint8_t* d, isize n, isize pos) noexcept nogil
             if i < 0:
                 return -1
         if d[i] == 0x3C:  # "<"
-            if state != 2 and i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, "script", 6):
-                j = i + 8
-                if j < n and d[j] == 0x3E:
-                    return j + 1
-                if j < n and (_space(d[j]) or d[j] == 0x2F):
-                    gt = _find(d, n, j + 1, 0x3E)
-                    return -1 if gt < 0 else gt + 1
-            elif state == 0 and i + 3 < n and d[i + 1] == 0x21 and d[i + 2] == 0x2D and d[i + 3] == 0x2D:
+            end = _end_tag_at(d, n, i, "script", 6) if state != 2 else -2
+            if end != -2:
+                return end
+            if state == 0 and i + 3 < n and d[i + 1] == 0x21 and d[i + 2] == 0x2D and d[i + 3] == 0x2D:
                 state = 1
                 i += 2  # "<!-->" is escaped and ended at once: its dashes count for "-->"
                 continue
@@ -166,21 +171,16 @@ cdef isize _find_head_end(const uint8_t* d, isize n, isize pos) noexcept nogil:
     """Twin of ``lines._head_end``: end (exclusive) of the head's ``</head>`` at or after pos,
     scripts, styles and comments inside the head skipped whole; -1 if none (or one of those is
     unclosed)."""
-    cdef isize i = pos, j, gt, close
+    cdef isize i = pos, end, close
     while True:
         i = _find(d, n, i, 0x3C)  # "<"
         if i < 0:
             return -1
         close = -2  # not an opening of a body
-        if i + 1 < n and d[i + 1] == 0x2F and _ieq(d + i + 2, n - i - 2, "head", 4):
-            j = i + 6
-            if j < n and d[j] == 0x3E:
-                return j + 1
-            if j < n and (_space(d[j]) or d[j] == 0x2F):
-                gt = _find(d, n, j + 1, 0x3E)
-                # No ">" after this point: no later end tag, and no body opened later can close.
-                return -1 if gt < 0 else gt + 1
-        elif i + 3 < n and d[i + 1] == 0x21 and d[i + 2] == 0x2D and d[i + 3] == 0x2D:
+        end = _end_tag_at(d, n, i, "head", 4)
+        if end != -2:  # -1: no ">" after this point, so no body opened later can close either
+            return end
+        if i + 3 < n and d[i + 1] == 0x21 and d[i + 2] == 0x2D and d[i + 3] == 0x2D:
             close = _find_comment_end(d, n, i + 4)
         elif _ieq(d + i + 1, n - i - 1, "script", 6) and (i + 7 >= n or not _word(d[i + 7])):
             close = _find_script_end(d, n, i + 7)
