@@ -21,10 +21,8 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 cetree.import_lxml__etree()
 
-# Attributes _is_clutter reads: an element with none of them (and not a link-box container) is
-# never clutter.
-cdef const char* _CLUTTER_ATTRS[8]
-_CLUTTER_ATTRS[:] = [b"class", b"id", b"role", b"itemprop", b"rel", b"hidden", b"aria-hidden", b"style"]
+cdef enum:
+    MAX_CLUTTER_ATTRS = 16  # attribute names the caller's clutter test reads (scored_regions.CLUTTER_ATTRIBUTES)
 
 
 cdef inline bint _is_text(xmlNode* c) noexcept nogil:
@@ -59,13 +57,14 @@ cdef xmlNode* _element_from(xmlNode* c, bint* odd) noexcept:
     return c
 
 
-cdef bint _has_clutter_attr(xmlNode* c) noexcept:
+cdef bint _has_clutter_attr(xmlNode* c, const char** names, int count) noexcept:
+    """The element carries one of the non-namespaced attributes ``names``."""
     cdef xmlAttr* a = c.properties
     cdef int i
     while a is not NULL:
         if a.ns is NULL:
-            for i in range(8):
-                if strcmp(<const char*>a.name, _CLUTTER_ATTRS[i]) == 0:
+            for i in range(count):
+                if strcmp(<const char*>a.name, names[i]) == 0:
                     return True
         a = a.next
     return False
@@ -185,13 +184,21 @@ cdef class _Walk:
             self.linked += _stripped_chars(p, start, len(self.buf))
 
 
-def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, link_box_tags,
+def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags, skipped_tags, link_box_tags,
            double max_link_share):
     """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
     the reference would walk differently (then the caller runs the reference).
 
-    With ``is_clutter`` None, no skipped tags and ``max_link_share`` infinite it is the plain walk
-    of ``parse._paragraphs``: every block's text."""
+    ``is_clutter`` is asked only about elements that carry one of ``clutter_attrs`` (the attribute
+    names it reads) or are ``link_box_tags``.  With ``is_clutter`` None, no skipped tags and
+    ``max_link_share`` infinite it is the plain walk of ``parse._paragraphs``: every block's text."""
+    cdef list names = [name.encode("ascii") for name in clutter_attrs]  # kept alive for the C pointers
+    cdef const char* attrs[MAX_CLUTTER_ATTRS]
+    cdef int n_attrs = len(names), k
+    if n_attrs > MAX_CLUTTER_ATTRS:
+        raise ValueError(f"at most {MAX_CLUTTER_ATTRS} clutter attributes, not {n_attrs}")
+    for k in range(n_attrs):
+        attrs[k] = names[k]
     cdef xmlNode* top = root._c_node
     cdef xmlNode* c = top
     cdef xmlNode* nxt
@@ -209,7 +216,7 @@ def blocks(cetree._Element root not None, is_clutter, block_tags, skipped_tags, 
         if block:
             w.flush()
         skip = tag in skipped_tags
-        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c)):
+        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c, attrs, n_attrs)):
             skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
         if not skip:
             if is_a and _counts_as_link(c):

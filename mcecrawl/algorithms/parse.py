@@ -129,7 +129,7 @@ def tree_paragraphs(root: Any) -> list[str]:
     paragraphs when it is in use."""
     walk = profile_impl.cleaning_walk()
     if walk is not None:
-        paragraphs: list[str] | None = walk(root, None, BLOCK_TAGS, frozenset(), frozenset(), math.inf)
+        paragraphs: list[str] | None = walk(root, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)
         if paragraphs is not None:
             return paragraphs
     out: list[str] = []

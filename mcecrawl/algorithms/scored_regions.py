@@ -491,7 +491,7 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
         return parse_region(data[a:b])
     walk = profile.cleaning_walk()
     if walk is not None:
-        blocks: list[str] | None = walk(root, _is_clutter, BLOCK_TAGS, _SKIPPED_TAGS, LINK_BOX_TAGS,
+        blocks: list[str] | None = walk(root, _is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, _SKIPPED_TAGS, LINK_BOX_TAGS,
                                         BLOCK_MAX_LINK_SHARE)
         if blocks is not None:
             return blocks
@@ -556,11 +556,12 @@ def _blocks(root: Any) -> list[str]:
 
 # Elements dropped whole without looking at them.
 _SKIPPED_TAGS = frozenset(DROPPED_TAGS) | CLEANED_TAGS
-# The elements :func:`_is_clutter` can call clutter: those with an attribute it reads, and the
-# link-box containers (it returns False for every other one).
+# The attributes :func:`_is_clutter` reads: an element with none of them that is not a link-box
+# container is never clutter (it returns False), so neither walk asks about it.
+CLUTTER_ATTRIBUTES = ("class", "id", "role", "itemprop", "rel", "hidden", "aria-hidden", "style")
 _CLUTTER_CANDIDATES = etree.XPath(
-    "descendant-or-self::*[@class or @id or @role or @itemprop or @rel or @hidden or @aria-hidden or @style or "
-    + " or ".join(f"self::{t}" for t in sorted(LINK_BOX_TAGS)) + "]")
+    "descendant-or-self::*[" + " or ".join([f"@{a}" for a in CLUTTER_ATTRIBUTES]
+                                           + [f"self::{t}" for t in sorted(LINK_BOX_TAGS)]) + "]")
 
 
 def _is_clutter(el: Any, tag: str) -> bool:
