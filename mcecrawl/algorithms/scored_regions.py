@@ -155,6 +155,11 @@ NEGATIVE = re.compile(
 POSITIVE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story", re.I)
 # Ours, kept only because it helps held out (BENCHMARKS.md): captions, credits, galleries.
 MEDIA = re.compile(r"caption|credit|gallery|slideshow|carousel", re.I)
+# Ours, kept only because it helps held out (BENCHMARKS.md, issue 20): notices and calls to action
+# placed inside the article's container (newsletter sign-ups, subscription and paywall boxes,
+# editorial disclaimers and disclosures, copyright lines); the words are from trafilatura's
+# OVERALL_DISCARD_XPATH token groups (newsletter, "subscri", "disclaimer", "copyright").
+NOTICES = re.compile(r"newsletter|subscri|disclaimer|disclosure|copyright", re.I)
 # schema.org CreativeWork / Article properties that hold metadata, not running text
 # (https://schema.org/Article); "description" is left out: pages use it for the lead.
 METADATA_ITEMPROPS = frozenset({
@@ -292,13 +297,16 @@ def _label(tag: bytes) -> tuple[str, str]:
 @functools.lru_cache(maxsize=4096)
 def is_boilerplate(name: str, words: str) -> bool:
     """Readability's test (``_grabArticle``): an unlikely word not redeemed by a candidate
-    word, or an unlikely ARIA role; plus HTML's nav/aside/footer."""
+    word, or an unlikely ARIA role; plus HTML's nav/aside/footer, as elements or as a whole
+    class/id word (``<div id="footer">``, the idiom those elements replaced: a candidate word
+    elsewhere in the attribute, as in ``class="footer footer-content"``, does not redeem it)."""
     if name in BOILERPLATE_TAGS:
         return True
     if name == "body" or not words:
         return False
-    if set(words.lower().split()) & UNLIKELY_ROLES:
-        return True
+    tokens = set(words.lower().split())
+    if tokens & UNLIKELY_ROLES or tokens & BOILERPLATE_TAGS:
+        return True  # an unlikely ARIA role, or a class/id that is exactly "footer", "nav", "aside"
     return bool(UNLIKELY.search(words) and not MAYBE_CANDIDATE.search(words))
 
 
@@ -449,11 +457,12 @@ def clean_region(lp: LineProfile, first: int, last: int, article: Candidate) -> 
     The region is parsed inside the opening tags of the containers around its first line, so
     that a boilerplate container it starts in (a header, a sidebar) is seen and dropped.  The
     containers around the region's middle line are exempt from cleaning — they hold the article —
-    except a boilerplate one (a comment thread longer than its post); if fewer than
+    except a boilerplate one (a comment thread longer than its post) and a hidden one (a
+    ``display:none`` schema.org copy of the article beside the visible one); if fewer than
     :data:`RETRY_CHARS` remain, it is cleaned again with every one of them exempt.
     """
     chain = [(off, tag) for off, tag in article.containers]
-    keep = {off for off, tag in chain if not is_boilerplate(*_label(tag))}
+    keep = {off for off, tag in chain if not is_boilerplate(*_label(tag)) and not _invisible(_attributes(tag).get)}
     blocks = _parse_cleaned(lp, first, last, keep)
     if len(keep) < len(chain) and sum(map(len, blocks)) < RETRY_CHARS:
         blocks = _parse_cleaned(lp, first, last, {off for off, _ in chain})
@@ -569,12 +578,11 @@ def _is_clutter(el: Any, tag: str) -> bool:
     get = el.get
     if get(ARTICLE_MARK) is not None:
         return False
-    style = get("style")
-    if get("hidden") is not None or get("aria-hidden") == "true" or (style and _INVISIBLE.search(style)):
-        return True  # Readability's _isProbablyVisible: not rendered, not the article's text
+    if _invisible(get):
+        return True
     itemprop = get("itemprop")
     words = " ".join(filter(None, (get("class"), get("id"), get("role"), itemprop, get("rel"))))
-    positive, negative, media, byline = _word_tests(words)
+    positive, negative, media, notice, byline = _word_tests(words)
     share = -1.0  # the element's link share, read at most once, by either test below
     if tag in LINK_BOX_TAGS and _links(el) >= LINK_BOX_MIN_LINKS:
         # A related / most-read box goes whole, its heading with its links: Readability's
@@ -592,8 +600,10 @@ def _is_clutter(el: Any, tag: str) -> bool:
             share = link_share(el)
         if share > BLOCK_MAX_LINK_SHARE:
             return True  # Readability's conditional cleaning: a negative class with mostly links
-    if media:
+    if notice:
         return True
+    if media and _commas(el) < BOX_MAX_COMMAS:
+        return True  # a caption, credit or gallery; prose in a "media object" is not (the comma guard)
     if (itemprop or "").strip() in METADATA_ITEMPROPS:
         return True  # schema.org metadata written out as text (keywords, dates, names)
     if byline:
@@ -602,13 +612,35 @@ def _is_clutter(el: Any, tag: str) -> bool:
     return False
 
 
+def _invisible(get: Any) -> bool:
+    """Readability's _isProbablyVisible negated: not rendered, so not the article's text
+    (``get`` reads an attribute of an element or of an opening tag)."""
+    style = get("style")
+    return get("hidden") is not None or get("aria-hidden") == "true" or bool(style and _INVISIBLE.search(style))
+
+
+_ATTRIBUTE = re.compile(rb"""([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?""")
+
+
+@functools.lru_cache(maxsize=4096)
+def _attributes(tag: bytes) -> dict[str, str]:
+    """An opening tag's attributes (lower-case names; the first of a repeated name, as HTML)."""
+    out: dict[str, str] = {}
+    name_end = re.match(rb"<[^\s/>]*", tag)
+    for name, v2, v3, v4 in _ATTRIBUTE.findall(tag, name_end.end() if name_end else 0):
+        key = name.decode("utf-8", "replace").lower()
+        if key not in out:
+            out[key] = (v2 or v3 or v4).decode("utf-8", "replace")
+    return out
+
+
 @functools.lru_cache(maxsize=4096)  # class/id words repeat across a page's elements
-def _word_tests(words: str) -> tuple[bool, bool, bool, bool]:
-    """Whether class/id/role words match POSITIVE, NEGATIVE, MEDIA and BYLINE."""
+def _word_tests(words: str) -> tuple[bool, bool, bool, bool, bool]:
+    """Whether class/id/role words match POSITIVE, NEGATIVE, MEDIA, NOTICES and BYLINE."""
     if not words:
-        return False, False, False, False
+        return False, False, False, False, False
     return (bool(POSITIVE.search(words)), bool(NEGATIVE.search(words)), bool(MEDIA.search(words)),
-            bool(BYLINE.search(words)))
+            bool(NOTICES.search(words)), bool(BYLINE.search(words)))
 
 
 def _commas(el: Any) -> int:
