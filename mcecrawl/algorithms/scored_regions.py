@@ -155,6 +155,10 @@ NEGATIVE = re.compile(
 POSITIVE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story", re.I)
 # Ours, kept only because it helps held out (BENCHMARKS.md): captions, credits, galleries.
 MEDIA = re.compile(r"caption|credit|gallery|slideshow|carousel", re.I)
+# ... when the element is caption-sized: up to this many characters and fewer than BOX_MAX_COMMAS
+# commas.  Longer is running text in a gallery's frame (a listicle's slides, a "media object"
+# holding the body); flat on the dev sets between 300 and 1,000 (BENCHMARKS.md, issue 20).
+MEDIA_MAX_CHARS = 500
 # Ours, kept only because it helps held out (BENCHMARKS.md, issue 20): notices and calls to action
 # placed inside the article's container (newsletter sign-ups, subscription and paywall boxes,
 # editorial disclaimers and disclosures, copyright lines); the words are from trafilatura's
@@ -602,8 +606,10 @@ def _is_clutter(el: Any, tag: str) -> bool:
             return True  # Readability's conditional cleaning: a negative class with mostly links
     if notice:
         return True
-    if media and _commas(el) < BOX_MAX_COMMAS:
-        return True  # a caption, credit or gallery; prose in a "media object" is not (the comma guard)
+    if media:
+        text = "".join(el.itertext())
+        if len(collapse(text)) <= MEDIA_MAX_CHARS and len(_COMMAS.findall(text)) < BOX_MAX_COMMAS:
+            return True  # a caption, credit or gallery; the slides of a listicle, or prose, are not
     if (itemprop or "").strip() in METADATA_ITEMPROPS:
         return True  # schema.org metadata written out as text (keywords, dates, names)
     if byline:
