@@ -51,7 +51,7 @@ from lxml import etree
 from mcecrawl.algorithms import common
 from mcecrawl.algorithms import profile_impl as profile
 from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
-from mcecrawl.algorithms.lines import Lines
+from mcecrawl.algorithms.lines import PUNCTUATION, Lines
 from mcecrawl.algorithms.parse import (
     BLOCK_TAGS,
     DROPPED_TAGS,
@@ -588,12 +588,15 @@ def _is_clutter(el: Any, tag: str) -> bool:
     words = " ".join(filter(None, (get("class"), get("id"), get("role"), itemprop, get("rel"))))
     positive, negative, media, notice, byline = _word_tests(words)
     share = -1.0  # the element's link share, read at most once, by either test below
-    if tag in LINK_BOX_TAGS and _links(el) >= LINK_BOX_MIN_LINKS:
+    links = _links(el) if tag in LINK_BOX_TAGS else 0
+    if links:
         # A related / most-read box goes whole, its heading with its links: Readability's
-        # _cleanConditionally link density, 0.2 unless the class/id reads as content.
+        # _cleanConditionally link density, 0.2 unless the class/id reads as content.  A box of
+        # one link goes too when no sentence punctuation lies outside it ("Explore further",
+        # "Read more:" and their link); one linked sentence is prose.
         limit = BOX_MAX_LINK_SHARE_CONTENT if positive else BOX_MAX_LINK_SHARE
         share = link_share(el)
-        if share > limit and _commas(el) < BOX_MAX_COMMAS:
+        if share > limit and _commas(el) < BOX_MAX_COMMAS and (links >= LINK_BOX_MIN_LINKS or not _punctuated(el)):
             return True
     if not words:
         return False
@@ -647,6 +650,18 @@ def _word_tests(words: str) -> tuple[bool, bool, bool, bool, bool]:
         return False, False, False, False, False
     return (bool(POSITIVE.search(words)), bool(NEGATIVE.search(words)), bool(MEDIA.search(words)),
             bool(NOTICES.search(words)), bool(BYLINE.search(words)))
+
+
+# The marks of :data:`mcecrawl.algorithms.lines.PUNCTUATION` that end a sentence (its commas and
+# semicolons left out): a heading or a "Read more:" ends without one.
+_SENTENCE_END = re.compile("[" + "".join(re.escape(p.decode()) for p in PUNCTUATION
+                                         if p.decode() not in ",\u060c\u061b\uff0c") + "]")
+
+
+def _punctuated(el: Any) -> bool:
+    """Whether a sentence ends (:data:`_SENTENCE_END`) in an element's text outside its links."""
+    inside = sum(len(_SENTENCE_END.findall(t)) for t in _LINK_TEXT(el))
+    return len(_SENTENCE_END.findall("".join(el.itertext()))) > inside
 
 
 def _commas(el: Any) -> int:
