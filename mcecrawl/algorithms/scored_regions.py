@@ -171,8 +171,10 @@ METADATA_ITEMPROPS = frozenset({
     "mainEntityOfPage", "headline", "image", "thumbnailUrl", "url", "wordCount", "inLanguage", "logo",
     "copyrightHolder", "copyrightYear", "articleSection", "genre"})
 BYLINE = re.compile(r"byline|author|dateline|writtenby|p-author", re.I)  # Readability.js REGEXPS.byline
-# ARIA roles Readability drops (UNLIKELY_ROLES).
-UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"})
+# ARIA roles Readability drops (UNLIKELY_ROLES), and "contentinfo": the landmark of <footer>
+# (HTML-AAM), dropped as <footer> is (an author box or site footer marked by its role).
+UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog",
+                            "contentinfo"})
 # HTML sectioning elements that are never the article (HTML §4.3: nav, aside; footer of a section).
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 # Elements whose content is not the article's running text: captions, figures, forms' parts.
