@@ -443,6 +443,26 @@ def join_regions(lp: LineProfile, candidates: list[Candidate], best: Candidate) 
     return first, last
 
 
+def labelled_container(lp: LineProfile, c: Candidate) -> Candidate | None:
+    """The lines of the innermost container around ``c`` that the page labels as its article or
+    whose class/id reads as content, as one region: the safety net's last resort when no region
+    passes (a short post whose paragraphs carry more markup than text has no region but a tiny
+    heading, while its ``entry-content`` container holds it all)."""
+    starts = lp.lines.starts[lp.kept]
+    for off, tag in c.containers:
+        if is_labelled(*_label(tag)) or _reads_as_content(tag):
+            first = max(int(np.searchsorted(starts, off, side="right")) - 1, 0)
+            level = int(lp.depth[min(first + 1, len(lp.depth) - 1)])
+            below = np.flatnonzero(lp.depth[first + 1:] < level)
+            last = first + int(below[0]) if len(below) else len(lp.depth) - 1
+            chars = int(lp.content[first:last + 1].sum())
+            link = int(lp.link[first:last + 1].sum())
+            punct = int(lp.punct[first:last + 1].sum())
+            out = Candidate(first, last, chars, link, punct, median_line(lp, first, last))
+            return label_region(lp, out)
+    return None
+
+
 def close_containers(lp: LineProfile, first: int, last: int) -> int:
     """Move the region's end to the line closing the container that holds the whole region
     (else the one its last line is in), at most :data:`CLOSE_LINES` further: a short closing
@@ -752,6 +772,12 @@ def scored_regions(text: str | bytes, **params: Any) -> Extraction:
                 break
         else:
             reason = f"safety net: no region passed ({failed}); used the best-scored region"
+            whole = labelled_container(lp, label_region(lp, best))
+            if whole is not None:
+                best = whole
+                candidates = sorted([c for c in candidates if c.last < whole.first or c.first > whole.last] + [whole],
+                                    key=lambda c: c.first)
+                reason = f"safety net: no region passed ({failed}); used the article container of the best-scored one"
     first, last = join_regions(lp, candidates, label_region(lp, best))
     last = close_containers(lp, first, last)
     if p["headline"] and headline_line is not None and first < headline_line <= last:
