@@ -437,7 +437,7 @@ def join_regions(lp: LineProfile, candidates: list[Candidate], best: Candidate) 
             c = label_region(lp, candidates[j])
             if not same_article(best, c):
                 break
-            if c.link_share <= JOIN_MAX_LINK_SHARE and c.punct and not c.boilerplate:
+            if c.link_share <= JOIN_MAX_LINK_SHARE and c.punct and not own_boilerplate(best, c):
                 first, last = min(first, c.first), max(last, c.last)
             j += step  # a promo or link box inside the article is stepped over, not joined
     return first, last
@@ -461,6 +461,15 @@ def labelled_container(lp: LineProfile, c: Candidate) -> Candidate | None:
             out = Candidate(first, last, chars, link, punct, median_line(lp, first, last))
             return label_region(lp, out)
     return None
+
+
+def own_boilerplate(best: Candidate, c: Candidate) -> bool:
+    """Whether region ``c`` lies in a boilerplate container that ``best`` is not in: one both lie
+    in (a layout's "sidebar-wrapper" around the whole article) says nothing about ``c``."""
+    if not c.boilerplate:
+        return False
+    shared = {off for off, _ in best.containers}
+    return any(off not in shared and is_boilerplate(*_label(tag)) for off, tag in c.containers)
 
 
 def close_containers(lp: LineProfile, first: int, last: int) -> int:
