@@ -159,11 +159,14 @@ MEDIA = re.compile(r"caption|credit|gallery|slideshow|carousel", re.I)
 # commas.  Longer is running text in a gallery's frame (a listicle's slides, a "media object"
 # holding the body); flat on the dev sets between 300 and 1,000 (BENCHMARKS.md, issue 20).
 MEDIA_MAX_CHARS = 500
-# Ours, kept only because it helps held out (BENCHMARKS.md, issue 20): notices and calls to action
-# placed inside the article's container (newsletter sign-ups, subscription and paywall boxes,
-# editorial disclaimers and disclosures, copyright lines); the words are from trafilatura's
-# OVERALL_DISCARD_XPATH token groups (newsletter, "subscri", "disclaimer", "copyright").
-NOTICES = re.compile(r"newsletter|subscri|disclaimer|disclosure|copyright", re.I)
+# Ours, kept only because it helps held out (BENCHMARKS.md, issue 20): what the site places inside
+# the article's container about itself — newsletter sign-ups, subscription and paywall boxes,
+# editorial disclaimers and disclosures, copyright lines, and ad slots ("ad", "ads", "advert…"
+# as a whole word or a word's dash/underscore-separated part: "ad-unit", "js_ad-slot", never
+# "address" or "head").  The words are trafilatura's OVERALL_DISCARD_XPATH token groups
+# (newsletter, "subscri", "disclaimer", "copyright", " ad ", "ad-").
+NOTICES = re.compile(r"newsletter|subscri|disclaimer|disclosure|copyright|(?:^|[\s_-])(?:ads?|advert\w*)(?:$|[\s_-])",
+                     re.I)
 # schema.org CreativeWork / Article properties that hold metadata, not running text
 # (https://schema.org/Article); "description" is left out: pages use it for the lead.
 METADATA_ITEMPROPS = frozenset({
