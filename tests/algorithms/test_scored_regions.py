@@ -354,6 +354,49 @@ def test_newsletter_disclaimer_and_copyright_notices_are_dropped():
     assert lines_of(result) == [HEADLINE] + ARTICLE
 
 
+@pytest.mark.parametrize("words, dropped", [
+    ("ad-unit", True), ("js_ad-slot mobile", True), ("ads", True), ("advertisement", True),
+    ("address", False), ("head-note", False), ("load-more", False)])
+def test_ad_slot_words_are_notices(words, dropped):
+    """An ad slot's label ("Advertisement") inside the article goes: "ad", "ads", "advert…" as a
+    class word or a dash/underscore part of one, never "address" or "head".  Issue 20."""
+    label = "تبلیغات در این بخش نشان داده می‌شود"
+    body = (f'<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE[:2])}<div class="{words}"><span>{label}</span></div>'
+            f'{paragraphs(ARTICLE[2:])}</article>')
+    lines = lines_of(mcecrawl.extract(page(body), algorithm="scored_regions"))
+    assert (label not in lines) is dropped
+    assert [x for x in lines if x != label] == [HEADLINE] + ARTICLE
+
+
+def test_no_region_passes_then_the_article_container_is_used_whole():
+    """A short post whose paragraphs carry more markup than text: no line is above the axis but
+    one heading, which fails the safety net; the post's content container is used whole.
+    Issue 20 (trafilatura_eval archive.org swap-stop)."""
+    style = ' style="padding-left: 30px; margin-bottom: 12px; font-family: Georgia, serif; color: #333333"'
+    facts = ["Shuji: Japan.", "Walter: Deutschland.", "Fuji X-TRA 400.", "Walter: PENTAX Z-1 p."]
+    nav = "".join(f'<li><a href="/tag/{i}" class="tag-link tag-link-{i}">Tag {i}</a></li>\n' for i in range(40))
+    body = (f'<article class="post"><h1 class="entry-title">{HEADLINE}</h1><div class="entry-content">'
+            + "".join(f"<h3>Teil {i}</h3>\n<p{style}>{f}</p>\n" for i, f in enumerate(facts))
+            + f'</div></article><ul class="tags">{nav}</ul>')
+    result = mcecrawl.extract(page(body), algorithm="scored_regions")
+    for f in facts:
+        assert f in result.text
+    assert "Tag 3" not in result.text
+    assert not result.reason or "article container" in result.reason
+
+
+def test_neighbour_in_the_same_boilerplate_wrapper_is_joined():
+    """A layout wraps the whole article in a "sidebar-wrapper"; the article's parts, split by a
+    figure taller than ``gap``, all lie in it, so the wrapper says nothing about a neighbour and
+    both parts are joined.  Issue 20 (trafilatura_eval fincompare.de)."""
+    figure = "<div><span></span></div>\n" * 40
+    body = (f'<article><div class="sidebar-wrapper"><div class="entry-content"><h1>{HEADLINE}</h1>'
+            f'<div class="part">{paragraphs(ARTICLE[:2])}</div><div class="figure">{figure}</div>'
+            f'<div class="part">{paragraphs(ARTICLE[2:])}</div></div></div></article>')
+    result = mcecrawl.extract(page(body), algorithm="scored_regions")
+    assert lines_of(result) == [HEADLINE] + ARTICLE
+
+
 def test_gallery_of_running_text_is_kept_a_caption_is_dropped():
     """A gallery element longer than MEDIA_MAX_CHARS (a listicle's slides) or with
     BOX_MAX_COMMAS commas is kept; a caption-sized one is dropped.  Issue 20."""
@@ -463,3 +506,16 @@ def test_golden_listicle_slides_in_a_gallery_are_kept():
     assert p.with_[0] in text  # the other two are in display:none slides
     for snippet in p.without:
         assert snippet not in text
+
+
+@needs_data
+@pytest.mark.parametrize("page_id", ["archive.org.swap-stop.org.shuji", "fincompare.de.firmenwagen"])
+def test_golden_article_container_and_shared_wrapper(page_id):
+    """trafilatura_eval: a short post with no region but a heading (the safety net uses its
+    entry-content whole), and an article split inside a "sidebar-wrapper" (joined).  Issue 20."""
+    from mcecrawl.evaluation import load_dataset
+
+    p = next(p for p in load_dataset(DATA / "trafilatura_eval") if p.id.startswith(page_id))
+    result = mcecrawl.extract(p.body, algorithm="scored_regions", content_type=p.content_type)
+    for snippet in p.with_:
+        assert snippet in result.text
