@@ -149,6 +149,9 @@ UNLIKELY = re.compile(
     r"menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|"
     r"pagination|pager|popup|yom-remote", re.I)
 MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|mathjax|shadow", re.I)
+# The unlikely word no candidate word redeems: "relatedArticles", "related-content" name other
+# articles, and the candidate word in them says what those are (issue 20, BENCHMARKS.md).
+UNRELATED = re.compile(r"related", re.I)
 NEGATIVE = re.compile(
     r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|"
     r"outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget", re.I)
@@ -306,10 +309,11 @@ def _label(tag: bytes) -> tuple[str, str]:
 
 @functools.lru_cache(maxsize=4096)
 def is_boilerplate(name: str, words: str) -> bool:
-    """Readability's test (``_grabArticle``): an unlikely word not redeemed by a candidate
-    word, or an unlikely ARIA role; plus HTML's nav/aside/footer, as elements or as a whole
-    class/id word (``<div id="footer">``, the idiom those elements replaced: a candidate word
-    elsewhere in the attribute, as in ``class="footer footer-content"``, does not redeem it)."""
+    """Readability's test (``_grabArticle``): an unlikely word not redeemed by a candidate word
+    (:data:`UNRELATED` never is), or an unlikely ARIA role; plus HTML's nav/aside/footer, as
+    elements or as a whole class/id word (``<div id="footer">``, the idiom those elements
+    replaced: a candidate word elsewhere in the attribute, as in ``class="footer
+    footer-content"``, does not redeem it)."""
     if name in BOILERPLATE_TAGS:
         return True
     if name == "body" or not words:
@@ -317,6 +321,8 @@ def is_boilerplate(name: str, words: str) -> bool:
     tokens = set(words.lower().split())
     if tokens & UNLIKELY_ROLES or tokens & BOILERPLATE_TAGS:
         return True  # an unlikely ARIA role, or a class/id that is exactly "footer", "nav", "aside"
+    if UNRELATED.search(words):
+        return True
     return bool(UNLIKELY.search(words) and not MAYBE_CANDIDATE.search(words))
 
 

@@ -430,6 +430,18 @@ def test_box_of_one_link_without_a_sentence_of_its_own_is_dropped():
     assert "بیشتر بخوانید" not in result.text
 
 
+def test_related_is_never_redeemed_by_a_candidate_word():
+    """"related" names other articles: "relatedArticles" or "related-content" is boilerplate
+    although "article"/"content" would redeem another unlikely word.  Issue 20."""
+    assert sr.is_boilerplate("div", "ce_relatedArticles block")
+    assert sr.is_boilerplate("div", "related-content")
+    assert not sr.is_boilerplate("div", "sidebar-content")  # Readability's redemption stands
+    teaser = "در این باره بیشتر بخوانید: گزارشی دیگر درباره آب و انرژی در شهرهای بزرگ ایران."
+    body = (f'<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}<div class="relatedArticles">'
+            f'<p>{teaser}</p></div></article>')
+    assert lines_of(mcecrawl.extract(page(body), algorithm="scored_regions")) == [HEADLINE] + ARTICLE
+
+
 def test_role_contentinfo_author_box_is_boilerplate():
     """An author-bio box with role="contentinfo" (the <footer> landmark) after the article is
     boilerplate.  Issue 20."""
