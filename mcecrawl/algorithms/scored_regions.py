@@ -628,6 +628,8 @@ def _is_clutter(el: Any, tag: str) -> bool:
     itemprop = get("itemprop")
     words = " ".join(filter(None, (get("class"), get("id"), get("role"), itemprop, get("rel"))))
     positive, negative, media, notice, byline = _word_tests(words)
+    if notice or (words and tag not in ("body", "html") and is_boilerplate(tag, words)):
+        return True  # words alone decide: asked first, so that no link is counted for them
     share = -1.0  # the element's link share, read at most once, by either test below
     links = _links(el) if tag in LINK_BOX_TAGS else 0
     if links:
@@ -636,23 +638,22 @@ def _is_clutter(el: Any, tag: str) -> bool:
         # one link goes too when no sentence punctuation lies outside it ("Explore further",
         # "Read more:" and their link); one linked sentence is prose.
         limit = BOX_MAX_LINK_SHARE_CONTENT if positive else BOX_MAX_LINK_SHARE
-        share = link_share(el)
-        if share > limit and _commas(el) < BOX_MAX_COMMAS and (links >= LINK_BOX_MIN_LINKS or not _punctuated(el)):
+        text, linked = "".join(el.itertext()), _LINK_TEXT(el)
+        share = _share(text, linked)
+        if share > limit and len(_COMMAS.findall(text)) < BOX_MAX_COMMAS and (
+                links >= LINK_BOX_MIN_LINKS or not _punctuated(text, linked)):
             return True
     if not words:
         return False
-    if tag not in ("body", "html") and is_boilerplate(tag, words):
-        return True
     if negative and not positive:
         if share < 0:
             share = link_share(el)
         if share > BLOCK_MAX_LINK_SHARE:
             return True  # Readability's conditional cleaning: a negative class with mostly links
-    if notice:
-        return True
     if media:
         text = "".join(el.itertext())
-        if len(collapse(text)) <= MEDIA_MAX_CHARS and len(_COMMAS.findall(text)) < BOX_MAX_COMMAS:
+        short = len(text) <= MEDIA_MAX_CHARS or len(collapse(text)) <= MEDIA_MAX_CHARS  # collapsing only shortens
+        if short and len(_COMMAS.findall(text)) < BOX_MAX_COMMAS:
             return True  # a caption, credit or gallery; the slides of a listicle, or prose, are not
     if (itemprop or "").strip() in METADATA_ITEMPROPS:
         return True  # schema.org metadata written out as text (keywords, dates, names)
@@ -699,14 +700,11 @@ _SENTENCE_END = re.compile("[" + "".join(re.escape(p.decode()) for p in PUNCTUAT
                                          if p.decode() not in ",\u060c\u061b\uff0c") + "]")
 
 
-def _punctuated(el: Any) -> bool:
-    """Whether a sentence ends (:data:`_SENTENCE_END`) in an element's text outside its links."""
-    inside = sum(len(_SENTENCE_END.findall(t)) for t in _LINK_TEXT(el))
-    return len(_SENTENCE_END.findall("".join(el.itertext()))) > inside
-
-
-def _commas(el: Any) -> int:
-    return len(_COMMAS.findall("".join(el.itertext())))
+def _punctuated(text: str, linked: list[str]) -> bool:
+    """Whether a sentence ends (:data:`_SENTENCE_END`) in an element's ``text`` outside the text
+    of its links (``linked``)."""
+    inside = sum(len(_SENTENCE_END.findall(t)) for t in linked)
+    return len(_SENTENCE_END.findall(text)) > inside
 
 
 # Compiled once: an element's links and their text, read for every container of a region.
@@ -725,8 +723,12 @@ def _chars(texts: Iterable[str]) -> int:
 
 def link_share(el: Any) -> float:
     """Share of an element's (non-whitespace) characters that lie inside its links."""
-    total = _chars(el.itertext())
-    return _chars(_LINK_TEXT(el)) / total if total else 0.0
+    return _share("".join(el.itertext()), _LINK_TEXT(el))
+
+
+def _share(text: str, linked: list[str]) -> float:
+    total = _chars((text,))
+    return _chars(linked) / total if total else 0.0
 
 
 def find_headline(text: str | bytes, lp: LineProfile) -> tuple[str | None, int | None]:
