@@ -543,6 +543,9 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
     del pieces
     if root is None:  # libxml2 gave up (nesting past its depth limit): strip tags, lose no text
         return parse_region(data[a:b])
+    for figure in list(root.iter("figure")):
+        if figure.find(".//table") is not None:
+            figure.tag = "div"  # a table is data, not an illustration (HTML §4.4.12): kept, its caption not
     walk = profile.cleaning_walk()
     if walk is not None:
         blocks: list[str] | None = walk(root, _is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, _SKIPPED_TAGS, LINK_BOX_TAGS,

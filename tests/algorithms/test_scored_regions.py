@@ -430,6 +430,21 @@ def test_box_of_one_link_without_a_sentence_of_its_own_is_dropped():
     assert "بیشتر بخوانید" not in result.text
 
 
+def test_table_in_a_figure_is_kept_its_caption_is_not():
+    """A <figure> holding a table (a comparison table) is data, not an illustration: the table's
+    cells are kept, the figure's caption and an image figure are still dropped.  Issue 20."""
+    rows = "".join(f"<tr><td>طرح {i}</td><td>هزینه هر متر مکعب {i * 10} ریال کمتر</td></tr>" for i in range(1, 4))
+    body = (f'<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE[:2])}'
+            f'<figure class="comparison"><table>{rows}</table><figcaption>جدول: مقایسه طرح‌ها</figcaption></figure>'
+            f'<figure><img src="a.jpg"><figcaption>عکس: آرشیو خبرگزاری</figcaption></figure>'
+            f'{paragraphs(ARTICLE[2:])}</article>')
+    lines = lines_of(mcecrawl.extract(page(body), algorithm="scored_regions"))
+    assert "هزینه هر متر مکعب 20 ریال کمتر" in lines
+    assert "جدول: مقایسه طرح‌ها" not in lines and "عکس: آرشیو خبرگزاری" not in lines
+    cells = {f"طرح {i}" for i in range(1, 4)} | {f"هزینه هر متر مکعب {i * 10} ریال کمتر" for i in range(1, 4)}
+    assert [x for x in lines if x not in cells] == [HEADLINE] + ARTICLE
+
+
 def test_related_is_never_redeemed_by_a_candidate_word():
     """"related" names other articles: "relatedArticles" or "related-content" is boilerplate
     although "article"/"content" would redeem another unlikely word.  Issue 20."""
