@@ -661,6 +661,8 @@ def _is_clutter(el: Any, tag: str) -> bool:
     if (itemprop or "").strip() in METADATA_ITEMPROPS:
         return True  # schema.org metadata written out as text (keywords, dates, names)
     if byline:
+        if tag not in BLOCK_TAGS and (el.tail or "").strip():
+            return False  # an inline dateline the sentence goes on after ("KOBE – A total of …")
         text = "".join(el.itertext())
         return len(collapse(text)) <= BYLINE_MAX_CHARS
     return False

@@ -445,6 +445,16 @@ def test_table_in_a_figure_is_kept_its_caption_is_not():
     assert [x for x in lines if x not in cells] == [HEADLINE] + ARTICLE
 
 
+def test_inline_dateline_in_the_lead_sentence_is_kept():
+    """A dateline inline in the lead ("<span class="dateline">KOBE –</span> A total of …") is part
+    of the sentence; a byline block is still dropped.  Issue 20 (trafilatura_eval japantimes)."""
+    lead = "پژوهشگران دانشگاه روز دوشنبه اعلام کردند که روش تازه‌ای یافته‌اند."
+    body = (f'<article><h1>{HEADLINE}</h1><div class="byline">نوشته: گزارشگر علمی</div>'
+            f'<p><span class="dateline">تهران –</span> {lead}</p>{paragraphs(ARTICLE)}</article>')
+    lines = lines_of(mcecrawl.extract(page(body), algorithm="scored_regions"))
+    assert lines == [HEADLINE, f"تهران – {lead}"] + ARTICLE
+
+
 def test_related_is_never_redeemed_by_a_candidate_word():
     """"related" names other articles: "relatedArticles" or "related-content" is boilerplate
     although "article"/"content" would redeem another unlikely word.  Issue 20."""
