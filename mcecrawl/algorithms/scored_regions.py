@@ -103,7 +103,8 @@ JOIN_MAX_LEVELS = 2
 # Phase 5: a block whose characters are mostly link text is navigation (Readability's link
 # density threshold for a node of weight < 25 is 0.2, for others 0.5; jusText's 0.2 for "bad").
 BLOCK_MAX_LINK_SHARE = 0.5
-# Lines the region's end may move to close the container it ends in.  Flat on the dev sets
+# Lines the region's end may move to close the container it ends in (and its start, to open
+# the block it starts in: :func:`block_start`).  Flat on the dev sets
 # between 30 (DANAg's gap) and 100 (BENCHMARKS.md); 100 closes a five-item "most read" box.
 CLOSE_LINES = 100
 # Containers dropped whole when mostly link text with at least two links (related / most-read
@@ -482,6 +483,25 @@ def own_boilerplate(best: Candidate, c: Candidate) -> bool:
     return any(off not in shared and is_boilerplate(*_label(tag)) for off, tag in c.containers)
 
 
+_FIRST_TAG = re.compile(rb"\s*</?([A-Za-z][A-Za-z0-9]*)")
+
+
+def block_start(lp: LineProfile, first: int) -> int:
+    """Move the region's start back to the line opening the block it starts inside (at most
+    :data:`CLOSE_LINES` lines): a paragraph whose first line has more markup than text (an inline
+    style) is not cut in half."""
+    data, starts, ends = lp.lines.data, lp.lines.starts, lp.lines.ends
+    stop = max(first - CLOSE_LINES, 0)
+    line = first
+    while line > stop:
+        k = int(lp.kept[line])
+        m = _FIRST_TAG.match(data, int(starts[k]), int(ends[k]))
+        if m is None or m.group(1).decode().lower() in BLOCK_TAGS:
+            break
+        line -= 1
+    return line if line > stop else first
+
+
 def close_containers(lp: LineProfile, first: int, last: int) -> int:
     """Move the region's end to the line closing the container that holds the whole region
     (else the one its last line is in), at most :data:`CLOSE_LINES` further: a short closing
@@ -806,6 +826,7 @@ def scored_regions(text: str | bytes, **params: Any) -> Extraction:
                 reason = f"safety net: no region passed ({failed}); used the article container of the best-scored one"
     first, last = join_regions(lp, candidates, label_region(lp, best))
     last = close_containers(lp, first, last)
+    first = block_start(lp, first)
     if p["headline"] and headline_line is not None and first < headline_line <= last:
         above = int((lp.content[first:headline_line] - lp.link[first:headline_line]).sum())
         if above <= ABOVE_HEADLINE_MAX_CHARS:

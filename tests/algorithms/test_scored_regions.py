@@ -445,6 +445,21 @@ def test_table_in_a_figure_is_kept_its_caption_is_not():
     assert [x for x in lines if x not in cells] == [HEADLINE] + ARTICLE
 
 
+def test_paragraph_whose_first_line_is_mostly_markup_is_not_cut():
+    """A page builder wraps each paragraph in a heavily styled <font>: its first line (the style
+    and the paragraph's first words) has more code than content and falls below the axis; the
+    region's start moves back to the paragraph's opening, so it is not cut in half.  Issue 20
+    (trafilatura_eval viertausendhertz.de)."""
+    style = ' style="font-size: 16px; font-family: lato, helvetica, arial; font-weight: 300; color: #333333;"'
+    opening = "در آغاز"
+    text = ("".join(f"<p><font{style}>{opening} <a href=\"/p/{i}\">گزارش</a>، {t}</font></p>\n"
+                    for i, t in enumerate(ARTICLE)))
+    spacer = "<div><span></span></div>\n" * 40  # a header taller than ``gap``: the region starts in the text
+    body = f'<article><h1>{HEADLINE}</h1>{spacer}<div class="wrap"><div class="col">{text}</div></div></article>'
+    lines = lines_of(mcecrawl.extract(page(body), algorithm="scored_regions"))
+    assert lines == [HEADLINE] + [f"{opening} گزارش، {t}" for t in ARTICLE]
+
+
 def test_inline_dateline_in_the_lead_sentence_is_kept():
     """A dateline inline in the lead ("<span class="dateline">KOBE –</span> A total of …") is part
     of the sentence; a byline block is still dropped.  Issue 20 (trafilatura_eval japantimes)."""
