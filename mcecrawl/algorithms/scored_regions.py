@@ -159,10 +159,9 @@ NEGATIVE = re.compile(
 POSITIVE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story", re.I)
 # Ours, kept only because it helps held out (BENCHMARKS.md): captions, credits, galleries.
 MEDIA = re.compile(r"caption|credit|gallery|slideshow|carousel", re.I)
-# ... when the element is caption-sized: up to this many characters and fewer than BOX_MAX_COMMAS
-# commas.  Longer is running text in a gallery's frame (a listicle's slides, a "media object"
-# holding the body).  300-500 are within 0.001 on every dev set; 1,000 lets long credits through
-# (trafilatura_eval -0.003), 200 cuts gallery text (scrapinghub_aeb -0.003) (BENCHMARKS.md).
+# ... unless it holds running text (:func:`_running_text`): more than this many characters, most
+# of them in paragraphs (a listicle's slides, an article body in a "media object"); captions and
+# a slideshow's captions and controls are not.  Re-checked held out in BENCHMARKS.md (issue 20).
 MEDIA_MAX_CHARS = 500
 # Ours, kept only because it helps held out (BENCHMARKS.md, issue 20): what the site places inside
 # the article's container about itself — newsletter sign-ups, subscription and paywall boxes,
@@ -673,11 +672,8 @@ def _is_clutter(el: Any, tag: str) -> bool:
             share = link_share(el)
         if share > BLOCK_MAX_LINK_SHARE:
             return True  # Readability's conditional cleaning: a negative class with mostly links
-    if media:
-        text = "".join(el.itertext())
-        short = len(text) <= MEDIA_MAX_CHARS or len(collapse(text)) <= MEDIA_MAX_CHARS  # collapsing only shortens
-        if short and len(_COMMAS.findall(text)) < BOX_MAX_COMMAS:
-            return True  # a caption, credit or gallery; the slides of a listicle, or prose, are not
+    if media and not _running_text(el):
+        return True  # a caption, credit or gallery; the slides of a listicle, or prose, are not
     if (itemprop or "").strip() in METADATA_ITEMPROPS:
         return True  # schema.org metadata written out as text (keywords, dates, names)
     if byline:
@@ -723,6 +719,19 @@ def _word_tests(words: str) -> tuple[bool, bool, bool, bool, bool]:
 # semicolons left out): a heading or a "Read more:" ends without one.
 _SENTENCE_END = re.compile("[" + "".join(re.escape(p.decode()) for p in PUNCTUATION
                                          if p.decode() not in ",\u060c\u061b\uff0c") + "]")
+
+
+_PARAGRAPH_TEXT = etree.XPath(".//p//text()", smart_strings=False)
+
+
+def _running_text(el: Any) -> bool:
+    """Whether an element holds running text: longer than :data:`MEDIA_MAX_CHARS` and mostly in
+    paragraphs (``<p>``), as a listicle's slides or an article body in a "media object" are; a
+    caption, a credit line or a slideshow's captions and controls are not."""
+    text = "".join(el.itertext())
+    if len(text) <= MEDIA_MAX_CHARS or len(collapse(text)) <= MEDIA_MAX_CHARS:  # collapsing only shortens
+        return False
+    return 2 * _chars(_PARAGRAPH_TEXT(el)) > _chars((text,))
 
 
 def _punctuated(text: str, linked: list[str]) -> bool:
