@@ -54,7 +54,7 @@ TUNABLES = {
     "CLOSE_LINES": (30, 100),
     "gap": (20, 30, 40),
     "MEDIA": (sr.MEDIA, re.compile(r"(?!)")),  # our caption/gallery words: on, off
-    "MEDIA_MAX_CHARS": (200, 300, 500, 1000),
+    "MEDIA_MAX_CHARS": (100, 200, 500, 1000),
     "NOTICES": (sr.NOTICES, re.compile(r"(?!)")),  # our notice words: on, off
     "UNRELATED": (sr.UNRELATED, re.compile(r"(?!)")),  # "related" unredeemed: on, off
     "BOX_MAX_LINK_SHARE": (0.2, 0.33, 0.5),
