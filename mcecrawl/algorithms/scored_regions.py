@@ -484,6 +484,7 @@ def own_boilerplate(best: Candidate, c: Candidate) -> bool:
 
 
 _FIRST_TAG = re.compile(rb"\s*</?([A-Za-z][A-Za-z0-9]*)")
+_BLOCK_NAMES = frozenset(t.encode() for t in BLOCK_TAGS)
 
 
 def block_start(lp: LineProfile, first: int) -> int:
@@ -496,7 +497,7 @@ def block_start(lp: LineProfile, first: int) -> int:
     while line > stop:
         k = int(lp.kept[line])
         m = _FIRST_TAG.match(data, int(starts[k]), int(ends[k]))
-        if m is None or m.group(1).decode().lower() in BLOCK_TAGS:
+        if m is None or m.group(1).lower() in _BLOCK_NAMES:
             break
         line -= 1
     return line if line > stop else first
@@ -527,7 +528,7 @@ def clean_region(lp: LineProfile, first: int, last: int, article: Candidate) -> 
     :data:`RETRY_CHARS` remain, it is cleaned again with every one of them exempt.
     """
     chain = [(off, tag) for off, tag in article.containers]
-    keep = {off for off, tag in chain if not is_boilerplate(*_label(tag)) and not _invisible(_attributes(tag).get)}
+    keep = {off for off, tag in chain if not is_boilerplate(*_label(tag)) and not _hidden_tag(tag)}
     blocks = _parse_cleaned(lp, first, last, keep)
     if len(keep) < len(chain) and sum(map(len, blocks)) < RETRY_CHARS:
         blocks = _parse_cleaned(lp, first, last, {off for off, _ in chain})
@@ -563,9 +564,10 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
     del pieces
     if root is None:  # libxml2 gave up (nesting past its depth limit): strip tags, lose no text
         return parse_region(data[a:b])
-    for figure in list(root.iter("figure")):
-        if figure.find(".//table") is not None:
-            figure.tag = "div"  # a table is data, not an illustration (HTML §4.4.12): kept, its caption not
+    if _has_figure(data, a, b) or any(_has_figure(tag, 0, len(tag)) for tag in prefix):  # most regions hold none
+        for figure in list(root.iter("figure")):
+            if figure.find(".//table") is not None:
+                figure.tag = "div"  # a table is data, not an illustration (HTML §4.4.12): kept, its caption not
     walk = profile.cleaning_walk()
     if walk is not None:
         blocks: list[str] | None = walk(root, _is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, _SKIPPED_TAGS, LINK_BOX_TAGS,
@@ -573,6 +575,12 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
         if blocks is not None:
             return blocks
     return _blocks(root)
+
+
+def _has_figure(data: bytes, start: int, end: int) -> bool:
+    """Whether ``data[start:end]`` opens a <figure> (two byte scans: far faster than a
+    case-blind regex over a large region; mixed-case "<Figure" is not looked for)."""
+    return data.find(b"<figure", start, end) >= 0 or data.find(b"<FIGURE", start, end) >= 0
 
 
 def _blocks(root: Any) -> list[str]:
@@ -646,7 +654,8 @@ def _is_clutter(el: Any, tag: str) -> bool:
     get = el.get
     if get(ARTICLE_MARK) is not None:
         return False
-    if _invisible(get):
+    style = get("style")  # _invisible, written out: this runs for every element with an attribute
+    if get("hidden") is not None or get("aria-hidden") == "true" or (style and _INVISIBLE.search(style)):
         return True
     itemprop = get("itemprop")
     words = " ".join(filter(None, (get("class"), get("id"), get("role"), itemprop, get("rel"))))
@@ -683,6 +692,16 @@ def _is_clutter(el: Any, tag: str) -> bool:
         text = "".join(el.itertext())
         return len(collapse(text)) <= BYLINE_MAX_CHARS
     return False
+
+
+# Opening tags that can hide their element (every test of :func:`_invisible` needs one of these).
+_MAYBE_HIDDEN = re.compile(rb"hidden|none", re.I)
+
+
+@functools.lru_cache(maxsize=4096)  # a page's regions share most of their containers
+def _hidden_tag(tag: bytes) -> bool:
+    """Whether an opening tag hides its element (:func:`_invisible` on its attributes)."""
+    return bool(_MAYBE_HIDDEN.search(tag)) and _invisible(_attributes(tag).get)
 
 
 def _invisible(get: Any) -> bool:
