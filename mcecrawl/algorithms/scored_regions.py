@@ -18,16 +18,19 @@ page-independent evidence, parsing only the chosen lines.  Phases, one function 
    page's headline.
 4. :func:`join_regions` — neighbouring regions that read as article text and sit in the same
    container as the chosen one, or in a sibling post of one template (:func:`sibling_post`), are
-   joined (an article split by a figure, a quote or a promo block; the posts of a blog's home page).
+   joined (an article split by a figure, a quote or a promo block; the posts of a blog's home page);
+   the region's end closes its container and its start opens its block (:func:`block_start`).
 5. :func:`clean_region` — the chosen lines are parsed (lxml) inside their containers' opening
    tags and, within them, boilerplate containers, link boxes, hidden elements, captions,
-   metadata, bylines and link-dense blocks are dropped (Readability's cleaning rules).
+   notices (newsletter, disclaimer, ad slots), metadata, bylines and link-dense blocks are
+   dropped (Readability's cleaning rules; issue 20's additions in ``docs/algorithms.md``).
 6. Text policy: the headline (:func:`find_headline`) first, then one block per line; a short
    breadcrumb or kicker above the headline inside the region is dropped.
 
 A safety net (:func:`sanity_check`) rejects a choice that is mostly links, has no sentence
 punctuation, or holds a tiny share of the page's text; the next region outside boilerplate boxes
-is tried, and ``reason`` says when one was.  A page with text but no line above the axis is
+is tried, else the article container around the best one (:func:`labelled_container`), and
+``reason`` says when one was.  A page with text but no line above the axis is
 cleaned whole.  Decisions and their measurements: ``docs/algorithms.md``.
 
 References
