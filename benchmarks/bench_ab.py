@@ -72,6 +72,20 @@ def child(tree: Path, mode: str, data_root: Path, algorithms: list[str]) -> dict
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def build(tree: Path) -> str:
+    """Build the compiled core in place in ``tree`` when its commit has one (an earlier commit's
+    worktree is a bare checkout: timed without it, it would be the reference against the
+    compiled core); return which core the tree runs."""
+    if list((tree / "mcecrawl" / "algorithms").glob("*.pyx")):
+        subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, check=True,
+                       capture_output=True)
+    probe = ("import importlib.util as u; m = 'mcecrawl.algorithms.profile_impl'; "
+             "print(__import__(m, fromlist=['x']).current() if u.find_spec(m) else 'reference (no compiled core)')")
+    done = subprocess.run([sys.executable, "-c", probe], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+                          capture_output=True, text=True)
+    return done.stdout.strip() or "unknown"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("commit", help="the earlier commit (A); B is this working tree")
@@ -88,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                        capture_output=True)
         try:
             sides = {"A": old, "B": ROOT}
+            print("cores: " + ", ".join(f"{k} {build(tree)}" for k, tree in sides.items()))
             acc = {k: child(tree, "accuracy", args.data_root, args.algorithms) for k, tree in sides.items()}
             changed = sorted(key for key in acc["A"].keys() | acc["B"].keys() if acc["A"].get(key) != acc["B"].get(key))
             print(f"accuracy: {len(acc['B'])} (dataset, algorithm) pairs, {len(changed)} changed")
