@@ -51,7 +51,7 @@ from mcecrawl.algorithms.lines import (
     Lines,
 )
 from mcecrawl.algorithms.parse import parse_lines
-from mcecrawl.algorithms.profile_impl import count_ascii, count_non_ascii, segment_lines
+from mcecrawl.algorithms.profile_impl import count_non_ascii_and_ascii, segment_lines
 from mcecrawl.algorithms.region import SMOOTHING_RADIUS, column_region
 from mcecrawl.algorithms.result import Extraction
 
@@ -84,7 +84,7 @@ def count_characters(lines: Lines, *, weight: str = WEIGHT_DEFAULT) -> tuple[np.
         Text in comments, scripts and styles counts wholly as ASCII (code), so page data in a
         script can never win the region.
     """
-    return count_non_ascii(lines, weight=weight), count_ascii(lines, weight=weight)
+    return count_non_ascii_and_ascii(lines, weight=weight)
 
 
 def find_main_content_area(non_ascii: np.ndarray, ascii: np.ndarray, *, P: int = P_DEFAULT,

@@ -62,20 +62,23 @@ _BLOCK_KEYS = np.array(sorted({int.from_bytes(t[:8].ljust(8, b"\0"), "little") f
 # and a <textarea>'s is a form field's value (RCDATA, §13.2.5.2): parse.DROPPED_TAGS drops both, so
 # the line profile does not count them as text either.
 _PROTECTED_OPEN = re.compile(rb"<!--|<script\b|<style\b|<head\b|<template\b|<textarea\b", re.IGNORECASE)
-# An end tag runs to the next ">" whatever follows its name (WHATWG HTML §13.2.5.7-10: after
-# whitespace or "/" the tokenizer reads attributes), so "</script\n<!--x-->" closes at "-->".
-_PROTECTED_CLOSE = {
-    b"<!--": re.compile(rb"-->"),
-    b"<head": re.compile(rb"</head(?:[\s/][^>]*)?>", re.IGNORECASE),
-    b"<script": re.compile(rb"</script(?:[\s/][^>]*)?>", re.IGNORECASE),
-    b"<style": re.compile(rb"</style(?:[\s/][^>]*)?>", re.IGNORECASE),
-    b"<template": re.compile(rb"</template(?:[\s/][^>]*)?>", re.IGNORECASE),
-    b"<textarea": re.compile(rb"</textarea(?:[\s/][^>]*)?>", re.IGNORECASE),
-}
+
+
+def _end_tag(name: bytes) -> bytes:
+    """The pattern of ``</name>``: an end tag runs to the next ">" whatever follows its name
+    (WHATWG HTML §13.2.5.7-10: after whitespace or "/" the tokenizer reads attributes), so
+    "</script\n<!--x-->" closes at "-->"."""
+    return rb"</" + name + rb"(?:[\s/][^>]*)?>"
+
+
+# The closings of the bodies :func:`_body_end` searches (the head's is :func:`_head_end`'s, the
+# script's :func:`_script_end`'s).
+_PROTECTED_CLOSE = {b"<!--": re.compile(rb"-->")} | {
+    b"<" + name: re.compile(_end_tag(name), re.IGNORECASE) for name in (b"style", b"template", b"textarea")}
 # Inside the head, a script, style or comment is its own body (WHATWG HTML §13.2.6.4.4, "in head"
 # insertion mode: each switches the tokenizer to its own state), so a "</head>" in a script string
 # (a popup document written from JavaScript) ends nothing: the head's end is searched after them.
-_HEAD_SCAN = re.compile(rb"</head(?:[\s/][^>]*)?>|<!--|<script\b|<style\b", re.IGNORECASE)
+_HEAD_SCAN = re.compile(_end_tag(b"head") + rb"|<!--|<script\b|<style\b", re.IGNORECASE)
 
 _LT, _GT, _NL, _SLASH, _BANG, _EQUALS = 0x3C, 0x3E, 0x0A, 0x2F, 0x21, 0x3D
 _QUOTES = (0x22, 0x27)
@@ -172,8 +175,8 @@ def protected_spans(data: bytes) -> np.ndarray:
 # A script's data after "<!--" is "escaped"; a "<script" there starts a "double escaped" part in
 # which "</script>" ends nothing, up to the next "</script" or "-->" (WHATWG HTML §13.2.5.4 and
 # §13.2.5.20-31: `<!-- document.write("<script src=x></script>") -->`).
-_SCRIPT_DATA = re.compile(rb"</script(?:[\s/][^>]*)?>|<!--", re.IGNORECASE)
-_SCRIPT_ESCAPED = re.compile(rb"</script(?:[\s/][^>]*)?>|-->|<script[\s/>]", re.IGNORECASE)
+_SCRIPT_DATA = re.compile(_end_tag(b"script") + rb"|<!--", re.IGNORECASE)
+_SCRIPT_ESCAPED = re.compile(_end_tag(b"script") + rb"|-->|<script[\s/>]", re.IGNORECASE)
 _SCRIPT_DOUBLE_ESCAPED = re.compile(rb"-->|</script[\s/>]", re.IGNORECASE)
 
 
@@ -641,12 +644,13 @@ def tag_keys(lines: Lines) -> tuple[np.ndarray, np.ndarray]:
 CONTAINER_TAGS = frozenset({"div", "section", "article", "main", "aside", "nav", "header", "footer", "ul", "ol",
                             "table", "form", "figure", "body"})
 
-# Sentence punctuation: ASCII . , ! ? ; Arabic comma, semicolon, question mark (U+060C, 061B,
-# 061F), Urdu full stop (U+06D4), Devanagari danda (U+0964), CJK full stop and full-width
-# comma, exclamation and question marks (U+3002, FF0C, FF01, FF1F), as UTF-8 byte sequences.
-PUNCTUATION = (b".", b",", b"!", b"?", "\u060c".encode(), "\u061b".encode(), "\u061f".encode(),
-               "\u06d4".encode(), "\u0964".encode(), "\u3002".encode(), "\uff0c".encode(), "\uff01".encode(),
-               "\uff1f".encode())
+# Sentence punctuation, as UTF-8 byte sequences: the marks that end a sentence (ASCII . ! ?;
+# Arabic question mark U+061F, Urdu full stop U+06D4, Devanagari danda U+0964, CJK full stop and
+# full-width exclamation and question marks U+3002, FF01, FF1F) and those inside one (ASCII comma;
+# Arabic comma and semicolon U+060C, 061B; full-width comma U+FF0C).
+SENTENCE_ENDS = tuple(m.encode() for m in (".", "!", "?", "\u061f", "\u06d4", "\u0964", "\u3002", "\uff01", "\uff1f"))
+CLAUSE_MARKS = tuple(m.encode() for m in (",", "\u060c", "\u061b", "\uff0c"))
+PUNCTUATION = SENTENCE_ENDS + CLAUSE_MARKS
 
 
 CONTAINER_KEYS = np.array(sorted(name_key(t.encode()) for t in CONTAINER_TAGS), dtype=np.uint64)

@@ -152,6 +152,17 @@ def count_non_ascii(lines: Lines, *, weight: str = "chars") -> np.ndarray:
     return other
 
 
+def count_non_ascii_and_ascii(lines: Lines, *, weight: str = "chars") -> tuple[np.ndarray, np.ndarray]:
+    """:func:`count_non_ascii` and :func:`count_ascii` from one counting pass (DANA needs both)."""
+    c = _c()
+    if c is None or not len(lines):
+        return reference.count_non_ascii(lines, weight=weight), reference.count_ascii(lines, weight=weight)
+    _, _, ascii, other = _counts(c, lines, weight)
+    ascii = np.where(lines.protected, ascii + other, ascii)
+    other[lines.protected] = 0
+    return other, ascii
+
+
 def count_r2l(lines: Lines, *, hebrew: bool = False, weight: str = "chars") -> np.ndarray:
     """:func:`mcecrawl.algorithms.lines.count_r2l`."""
     c = _c()

@@ -54,7 +54,7 @@ from lxml import etree
 from mcecrawl.algorithms import common
 from mcecrawl.algorithms import profile_impl as profile
 from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
-from mcecrawl.algorithms.lines import PUNCTUATION, Lines
+from mcecrawl.algorithms.lines import SENTENCE_ENDS, Lines
 from mcecrawl.algorithms.parse import (
     BLOCK_TAGS,
     DROPPED_TAGS,
@@ -277,11 +277,29 @@ def median_line(lp: LineProfile, first: int, last: int) -> int:
     return int(np.searchsorted(before, before[first] + total / 2)) - 1
 
 
+def region_of(lp: LineProfile, first: int, last: int) -> Candidate:
+    """Kept lines ``first..last`` as one region, with its counts."""
+    span = slice(first, last + 1)
+    return Candidate(first, last, int(lp.content[span].sum()), int(lp.link[span].sum()), int(lp.punct[span].sum()),
+                     median_line(lp, first, last))
+
+
 def whole_page(lp: LineProfile) -> Candidate:
     """All kept lines as one region (the safety net for pages without a dense line)."""
-    last = len(lp.kept) - 1
-    return Candidate(0, last, int(lp.content.sum()), int(lp.link.sum()), int(lp.punct.sum()),
-                     median_line(lp, 0, last))
+    return region_of(lp, 0, len(lp.kept) - 1)
+
+
+def line_at(lp: LineProfile, offset: int) -> int:
+    """The kept line holding byte ``offset``."""
+    return max(int(np.searchsorted(lp.lines.starts[lp.kept], offset, side="right")) - 1, 0)
+
+
+def closing_line(lp: LineProfile, line: int, level: int, stop: int | None = None) -> int | None:
+    """The first kept line after ``line`` (up to ``stop``) whose container depth is below ``level``:
+    where the container at that level closes; None if it does not close by then."""
+    end = len(lp.depth) - 1 if stop is None else stop
+    below = np.flatnonzero(lp.depth[line + 1:end + 1] < level)
+    return line + 1 + int(below[0]) if len(below) else None
 
 
 def containers(lp: LineProfile, line: int) -> list[tuple[int, bytes]]:
@@ -422,13 +440,9 @@ def _same_template(tag: bytes, other: bytes) -> bool:
     return bool(classes & other_classes) if classes or other_classes else name == "article"
 
 
-_CLASS = re.compile(rb"""\bclass\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
-
-
 def _template(tag: bytes) -> tuple[str, frozenset[str]]:
     """(tag name, class words without digits) of an opening tag."""
-    m = _CLASS.search(tag)
-    words = (m.group(1) or m.group(2) or m.group(3) or b"").decode("utf-8", "replace").lower().split() if m else []
+    words = _attributes(tag).get("class", "").lower().split()
     return _label(tag)[0], frozenset(w for w in words if not any(c.isdigit() for c in w))
 
 
@@ -462,18 +476,11 @@ def labelled_container(lp: LineProfile, c: Candidate) -> Candidate | None:
     whose class/id reads as content, as one region: the safety net's last resort when no region
     passes (a short post whose paragraphs carry more markup than text has no region but a tiny
     heading, while its ``entry-content`` container holds it all)."""
-    starts = lp.lines.starts[lp.kept]
     for off, tag in c.containers:
         if is_labelled(*_label(tag)) or _reads_as_content(tag):
-            first = max(int(np.searchsorted(starts, off, side="right")) - 1, 0)
-            level = int(lp.depth[min(first + 1, len(lp.depth) - 1)])
-            below = np.flatnonzero(lp.depth[first + 1:] < level)
-            last = first + int(below[0]) if len(below) else len(lp.depth) - 1
-            chars = int(lp.content[first:last + 1].sum())
-            link = int(lp.link[first:last + 1].sum())
-            punct = int(lp.punct[first:last + 1].sum())
-            out = Candidate(first, last, chars, link, punct, median_line(lp, first, last))
-            return label_region(lp, out)
+            first = line_at(lp, off)
+            end = closing_line(lp, first, int(lp.depth[min(first + 1, len(lp.depth) - 1)]))
+            return label_region(lp, region_of(lp, first, len(lp.depth) - 1 if end is None else end - 1))
     return None
 
 
@@ -514,9 +521,9 @@ def close_containers(lp: LineProfile, first: int, last: int) -> int:
     depth = lp.depth
     stop = min(last + CLOSE_LINES, len(depth) - 1)
     for level in (int(depth[first:last + 1].min()), int(depth[last])):
-        below = np.flatnonzero(depth[last + 1:stop + 1] < level)
-        if len(below):
-            return last + 1 + int(below[0])
+        end = closing_line(lp, last, level, stop)
+        if end is not None:
+            return end
     return last
 
 
@@ -559,18 +566,16 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
     prefix = [ARTICLE_TAG if off in keep else tag for off, tag in reversed(containers(lp, first)) if off < a]
     pieces, pos = [], a
     for off in sorted(o for o in keep if a <= o < b):  # mark the article's own containers
-        end = data.find(b">", off) + 1
         pieces += [data[pos:off], ARTICLE_TAG]
-        pos = end
+        pos = int(lines.tag_ends[np.searchsorted(lines.tag_starts, off)]) + 1  # the tokenizer's end: quotes skipped
     pieces.append(data[pos:b])
     root = parse_tree(b"".join(prefix + pieces))
     del pieces
     if root is None:  # libxml2 gave up (nesting past its depth limit): strip tags, lose no text
         return parse_region(data[a:b])
-    if _has_figure(data, a, b) or any(_has_figure(tag, 0, len(tag)) for tag in prefix):  # most regions hold none
-        for figure in list(root.iter("figure")):
-            if figure.find(".//table") is not None:
-                figure.tag = "div"  # a table is data, not an illustration (HTML §4.4.12): kept, its caption not
+    for figure in list(root.iter("figure")):  # lxml ends at once on a tree without one
+        if figure.find(".//table") is not None:
+            figure.tag = "div"  # a table is data, not an illustration (HTML §4.4.12): kept, its caption not
     walk = profile.cleaning_walk()
     if walk is not None:
         blocks: list[str] | None = walk(root, _is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, _SKIPPED_TAGS, LINK_BOX_TAGS,
@@ -578,12 +583,6 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
         if blocks is not None:
             return blocks
     return _blocks(root)
-
-
-def _has_figure(data: bytes, start: int, end: int) -> bool:
-    """Whether ``data[start:end]`` opens a <figure> (two byte scans: far faster than a
-    case-blind regex over a large region; mixed-case "<Figure" is not looked for)."""
-    return data.find(b"<figure", start, end) >= 0 or data.find(b"<FIGURE", start, end) >= 0
 
 
 def _blocks(root: Any) -> list[str]:
@@ -738,10 +737,9 @@ def _word_tests(words: str) -> tuple[bool, bool, bool, bool, bool]:
             bool(NOTICES.search(words)), bool(BYLINE.search(words)))
 
 
-# The marks of :data:`mcecrawl.algorithms.lines.PUNCTUATION` that end a sentence (its commas and
-# semicolons left out): a heading or a "Read more:" ends without one.
-_SENTENCE_END = re.compile("[" + "".join(re.escape(p.decode()) for p in PUNCTUATION
-                                         if p.decode() not in ",\u060c\u061b\uff0c") + "]")
+# The marks that end a sentence (:data:`mcecrawl.algorithms.lines.SENTENCE_ENDS`): a heading or a
+# "Read more:" ends without one.
+_SENTENCE_END = re.compile("[" + "".join(re.escape(m.decode()) for m in SENTENCE_ENDS) + "]")
 
 
 _PARAGRAPH_TEXT = etree.XPath(".//p//text()", smart_strings=False)
@@ -801,8 +799,7 @@ def find_headline(text: str | bytes, lp: LineProfile) -> tuple[str | None, int |
 
     if h1s:
         offset, best = max(h1s, key=lambda h: (agreement(h[1]), -h[0]))
-        starts = lp.lines.starts[lp.kept]
-        return best, max(int(np.searchsorted(starts, offset, side="right")) - 1, 0)
+        return best, line_at(lp, offset)
     return (titles[0] if titles else None), None
 
 

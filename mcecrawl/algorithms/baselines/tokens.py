@@ -24,6 +24,7 @@ References
 """
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -63,11 +64,11 @@ class Tokens:
     def is_word(self) -> np.ndarray:
         return ~self.is_tag
 
-    @property
+    @functools.cached_property  # read by several phases of one page: built once
     def is_anchor_tag(self) -> np.ndarray:
         return np.fromiter((n == "a" for n in self.names), dtype=bool, count=len(self.names))
 
-    @property
+    @functools.cached_property
     def is_block_tag(self) -> np.ndarray:
         return np.fromiter((n in BLOCK_TAGS for n in self.names), dtype=bool, count=len(self.names))
 
