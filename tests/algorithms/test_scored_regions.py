@@ -574,3 +574,12 @@ def test_golden_article_container_and_shared_wrapper(page_id):
     result = mcecrawl.extract(p.body, algorithm="scored_regions", content_type=p.content_type)
     for snippet in p.with_:
         assert snippet in result.text
+
+
+def test_article_container_with_a_quoted_gt_is_marked_whole():
+    """The article's own container, marked exempt from cleaning, ends where the tokenizer ends its
+    tag: a ">" inside a quoted attribute value (``data-caption="a > b"``) is not its end, so no
+    ``b">`` comes out as text."""
+    body = (f'<div class="main-col"><h1>{HEADLINE}</h1><div class="story" data-caption="a > b">'
+            f'{paragraphs(ARTICLE)}</div></div>')
+    assert lines_of(mcecrawl.extract(page(body), algorithm="scored_regions")) == [HEADLINE] + ARTICLE
