@@ -121,7 +121,7 @@ class Profile:
         strip = tuple(self.canonical.get("strip_params", ())) + TRACKING_PARAMS
         keep = set(self.canonical.get("keep_params", ()))
         query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
-                 if (k in keep or not keep and not any(fnmatch.fnmatchcase(k, g) for g in strip))]
+                 if (k in keep or not keep and not param_matches(k, strip))]
         path = parts.path or "/"
         if len(path) > 1:
             path = path.rstrip("/")
@@ -181,6 +181,11 @@ class Profile:
             if g == self.name or any(h == g or h.endswith("." + g) for h in self.live_hosts):
                 return True
         return False
+
+
+def param_matches(name: str, globs: Iterable[str]) -> bool:
+    """Query parameter ``name`` matches one of the fnmatch patterns ``globs`` (case-sensitive)."""
+    return any(fnmatch.fnmatchcase(name, g) for g in globs)
 
 
 def _compile_all(patterns: Iterable[str]) -> tuple[re.Pattern, ...]:

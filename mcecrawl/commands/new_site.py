@@ -44,7 +44,7 @@ def starter_profile(site_url: str, state: dict, records: list[dict], *, name: st
     from collections import Counter
 
     from mcecrawl.algorithms import DEFAULT_ALGORITHM
-    from mcecrawl.spiders.urlshapes import MIN_SAMPLES, VARIANT_SEGMENTS, ShapeLearner, Site, shape_pattern
+    from mcecrawl.spiders.urlshapes import SHAPE_SAMPLES, VARIANT_SEGMENTS, ShapeLearner, Site, in_use, shape_pattern
 
     site = Site(site_url)
     host = site.host
@@ -53,15 +53,14 @@ def starter_profile(site_url: str, state: dict, records: list[dict], *, name: st
     found = state.get("entry_points", {}).get(site.key, {})
     articles, pagination, exclude, learned, ambiguous = [], [], [], [], []
     for shape, rec in sorted(learner.shapes.items()):
-        if not (rec["requested"] or rec["articles"] or rec["other"]):
+        if not in_use(rec):
             continue
         coarse = "{w}" in shape
         first = shape.strip("/").split("/")[0].split("?")[0]
-        kind = ("article" if rec["articles"] else "listing" if rec["led_to"]
-                else "unknown" if rec["requested"] < MIN_SAMPLES else "other")
+        kind = learner.kind((shape, shape))  # the shape's own record, fine or coarse
         learned.append({"shape": shape, "kind": kind, "requested": rec["requested"], "articles": rec["articles"],
                         "other": rec["other"], "led_to": rec["led_to"],
-                        "samples": (rec["article_samples"] + rec["other_samples"])[:3]})
+                        "samples": (rec["article_samples"] + rec["other_samples"])[:SHAPE_SAMPLES]})
         pattern = prefix + shape_pattern(shape)
         if first in VARIANT_SEGMENTS:  # AMP/print twins: the pages they render are found under their own URL
             exclude.append(pattern)

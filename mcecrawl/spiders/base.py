@@ -41,7 +41,7 @@ from mcecrawl.config import Config
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
 from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, REQUIRED, UNAMBIGUOUS, VETO, Profile, load_profile
 from mcecrawl.spiders.discovery import feed_entries, sitemap_entries
-from mcecrawl.spiders.evidence import head_selector, iso_date, page_evidence, page_metadata, signals_selector
+from mcecrawl.spiders.evidence import head_selector, iso_before, page_evidence, page_metadata, signals_selector, too_old
 
 logger = logging.getLogger(__name__)
 
@@ -227,10 +227,6 @@ class ProfileSpider(scrapy.Spider):
                        priority=priority, dont_filter=True, meta={"mce_kind": callback.__name__, "mce_entry": entry})
 
     # -- discovery -----------------------------------------------------------------------------
-    def _too_old(self, raw_date: str | None) -> bool:
-        iso = iso_date(raw_date)
-        return bool(self.since and iso and iso[:10] < self.since)
-
     def consider(self, url: str, base: str | None = None, listed_date: str | None = None,
                  from_listing: bool = False) -> Iterable[Request]:
         """Route one discovered link: an article request, a pagination request, or nothing."""
@@ -244,7 +240,7 @@ class ProfileSpider(scrapy.Spider):
             return
         rule = self.profile.article_rule(canon)
         if rule is not None:
-            if self._too_old(listed_date):
+            if too_old(listed_date, self.since):
                 self.crawler.stats.inc_value("mcecrawl/discovery/too_old")
                 return
             self.urls.request(canon)
@@ -293,7 +289,7 @@ class ProfileSpider(scrapy.Spider):
             if kind == "sitemapindex":
                 if self.profile.sitemap_follow and not any(p.search(loc) for p in self.profile.sitemap_follow):
                     continue
-                if self._too_old(fields.get("lastmod")):
+                if too_old(fields.get("lastmod"), self.since):
                     continue
                 yield self._discovery_request(self.to_live(loc), self.parse_sitemap, PRIORITY_SITEMAP)
             else:
@@ -324,10 +320,6 @@ class ProfileSpider(scrapy.Spider):
             yield from self.consider(href, base, from_listing=True)
 
     # -- articles --------------------------------------------------------------------------------
-    def decoded(self, response: Response) -> tuple[str, bytes, dict[str, Any]]:
-        """:func:`decoded_page` of ``response``."""
-        return decoded_page(response)
-
     def page_metadata(self, selector, page: Callable[[], scrapy.Selector]) -> dict[str, Any]:
         """Title, publication date and authors (:func:`mcecrawl.spiders.evidence.page_metadata`).
 
@@ -361,7 +353,7 @@ class ProfileSpider(scrapy.Spider):
             stats.inc_value("mcecrawl/duplicate_url")
             logger.debug("Already written: %s (from %s)", canon, response.url)
             return
-        text, body, prov = self.decoded(response)
+        text, body, prov = decoded_page(response)
         base = dict(url=response.url, canonical_url=canon, site=self.profile.name, site_name=self.profile.site,
                     lang=self.profile.lang,
                     algorithm=self.algorithm, params=dict(self.algorithm_params),
@@ -417,7 +409,7 @@ class ProfileSpider(scrapy.Spider):
             return
         if meta is None:
             meta = self.page_metadata(page_signals(), whole_page)
-        if self.since and meta["published"] and meta["published"][:10] < self.since:
+        if iso_before(meta["published"], self.since):
             stats.inc_value("mcecrawl/too_old")
             return
         self._items += 1

@@ -73,6 +73,16 @@ def iso_date(raw: str | None) -> str | None:
         return None
 
 
+def iso_before(iso: str | None, since: str | None) -> bool:
+    """ISO date ``iso`` (an item's ``published``) is before ``since`` (YYYY-MM-DD); False when either is missing."""
+    return bool(since and iso and iso[:10] < since)
+
+
+def too_old(raw: str | None, since: str | None) -> bool:
+    """A listed date (sitemap ``lastmod``, feed ``pubDate``), read by :func:`iso_date`, is before ``since``."""
+    return iso_before(iso_date(raw), since)
+
+
 def _jsonld_nodes(selector) -> list[dict]:
     """The top-level JSON-LD nodes of the page (each script's object, list items, ``@graph`` members)."""
     tops: list[dict] = []

@@ -65,12 +65,14 @@ from mcecrawl.spiders.discovery import (
 )
 from mcecrawl.spiders.evidence import (
     MIN_PROSE_CHARS,
+    iso_before,
     iso_date,
     microdata_evidence,
     page_evidence,
     page_metadata,
     prose_chars,
     signals_selector,
+    too_old,
 )
 from mcecrawl.spiders.urlshapes import ShapeLearner, Site, url_shapes
 
@@ -96,9 +98,16 @@ NOT_PAGE = re.compile(r"\.(?:jpe?g|png|gif|webp|svg|ico|bmp|tiff?|mp[34]|m4[av]|
 HTML_LANG_SCAN = 8192
 _HTML_LANG = re.compile(rb"""<html\b[^>]*?\blang\s*=\s*["']?([A-Za-z]{2,3})\b""", re.I)
 _DISCOVERY_KINDS = frozenset({"sitemap", "feed"})
+# Hrefs that link to no page: scripts, mail and phone links, in-page anchors, inline data.
+_NOT_LINKS = ("javascript:", "mailto:", "tel:", "#", "data:")
 # Redirects of page requests are followed by the spider itself (:meth:`NewsSpider.redirected`).
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 PAGE_META = {"dont_redirect": True, "handle_httpstatus_list": [*ARTICLE_HTTP_STATUSES, *REDIRECT_STATUSES]}
+
+
+def _is_link(href: str) -> bool:
+    """``href`` may link to a page (not empty, not one of :data:`_NOT_LINKS`)."""
+    return bool(href) and not href.startswith(_NOT_LINKS)
 
 
 def _page_meta(meta: dict[str, Any]) -> dict[str, Any]:
@@ -192,8 +201,8 @@ class NewsSpider(scrapy.Spider):
         self.hold_back = not Config.from_settings(self.settings).redis_url
         self.found = state.setdefault("entry_points", {})  # site -> kind -> entry points that answered
         self.urls.done = self.crawler.get_extension(DoneRecord)
-        self.crawler.signals.connect(self.item_scraped, signals.item_scraped)
-        self.crawler.signals.connect(self.item_dropped, signals.item_dropped)
+        self.crawler.signals.connect(self.item_done, signals.item_scraped)
+        self.crawler.signals.connect(self.item_done, signals.item_dropped)
         local = all(s.host in ("127.0.0.1", "localhost", "::1") for s in self.site_list)
         if self.base is None and not local and CONTACT_PLACEHOLDER in (self.settings.get("USER_AGENT") or ""):
             logger.warning("USER_AGENT still says %s: put a real contact in it (-s USER_AGENT='mcecrawl/0.1 "
@@ -246,27 +255,28 @@ class NewsSpider(scrapy.Spider):
             yield self._request(sc, url, self.parse_feed, "feed", entry=True)
 
     # -- discovery ---------------------------------------------------------------------------------
-    def _too_old(self, raw_date: str | None) -> bool:
-        iso = iso_date(raw_date)
-        return bool(self.since and iso and iso[:10] < self.since)
-
-    def consider(self, sc: SiteCrawl, href: str, base: str, depth: int, via: tuple[str, str] | None,
-                 listed: bool = False, listed_date: str | None = None) -> Iterable[Request]:
-        """Route one discovered link: a page request now, one held back by its learned shape, or nothing."""
-        if not href or href.startswith(("javascript:", "mailto:", "tel:", "#", "data:")):
+    def consider(self, sc: SiteCrawl, url: str, depth: int, via: tuple[str, str] | None, listed: bool = False,
+                 listed_date: str | None = None, linked_from: str | None = None) -> Iterable[Request]:
+        """Route one discovered link, an absolute URL: a page request now, one held back by its learned shape,
+        or nothing.  The links of a page or feed are checked with :func:`_is_link` as written, before they are
+        joined.  ``linked_from``: the page whose anchor ``url`` is, one hop deeper than ``depth`` unless it is
+        that page's pagination."""
+        if not _is_link(url):
             return
-        route = self._route(sc, urljoin(base, href))
+        route = self._route(sc, url)
         if route is None:
             return
         clean, canon, shapes = route
         if canon in self.urls.requested:
             return
+        if linked_from is not None and not is_pagination(linked_from, url):
+            depth += 1
         stats = self.crawler.stats
         if NOT_PAGE.search(urlsplit(canon).path):
             self.urls.request(canon)
             stats.inc_value("mcecrawl/news/skipped/not_a_page")
             return
-        if self._too_old(listed_date):
+        if too_old(listed_date, self.since):
             stats.inc_value("mcecrawl/discovery/too_old")
             return
         kind = sc.learner.kind(shapes)
@@ -350,7 +360,7 @@ class NewsSpider(scrapy.Spider):
             when = fields.get("publication_date") or fields.get("lastmod")
             if kind == "sitemapindex":
                 canon = sc.site.canonical(loc)
-                if canon is None or canon in self.urls.requested or self._too_old(when):
+                if canon is None or canon in self.urls.requested or too_old(when, self.since):
                     continue
                 if sc.sitemaps >= MAX_SITEMAPS:
                     self.crawler.stats.inc_value("mcecrawl/news/skipped/sitemaps_bound")
@@ -362,7 +372,7 @@ class NewsSpider(scrapy.Spider):
                 lang = fields.get("language")
                 if self.lang and lang and lang.split("-")[0] != self.lang:
                     continue
-                yield from self.consider(sc, loc, response.url, 1, None, listed=True, listed_date=when)
+                yield from self.consider(sc, loc, 1, None, listed=True, listed_date=when)
 
     def parse_feed(self, response: Response):
         sc = self.crawls[response.meta["mce_site"]]
@@ -373,7 +383,8 @@ class NewsSpider(scrapy.Spider):
         self.crawler.stats.inc_value("mcecrawl/discovery/feeds")
         self._found(response, "feeds")
         for link, when in entries:
-            yield from self.consider(sc, link, response.url, 1, None, listed=True, listed_date=when)
+            if _is_link(link):
+                yield from self.consider(sc, urljoin(response.url, link), 1, None, listed=True, listed_date=when)
 
     # -- pages ---------------------------------------------------------------------------------
     def parse_page(self, response: Response):
@@ -407,7 +418,9 @@ class NewsSpider(scrapy.Spider):
         links = page_links(body)
         base = get_base_url(response)
         requested = meta.get("mce_canonical")
-        canon = sc.site.canonical(live) or live
+        cleaned = sc.site.clean(live)
+        page_url = cleaned or live
+        canon = live if cleaned is None else sc.site.fold(cleaned)
         selector = signals_selector(body)
         declared = links.canonical or selector.css('meta[property="og:url"]::attr(content)').get()
         if declared:
@@ -421,20 +434,23 @@ class NewsSpider(scrapy.Spider):
                 return
             self.urls.request(canon)
         for alt in links.alternates:  # the AMP / mobile twin: never fetched
-            twin = sc.site.canonical(self.to_live(urljoin(base, alt)))
+            twin = sc.site.clean(self.to_live(urljoin(base, alt)))
             if twin is not None:
+                self.urls.request(sc.site.fold(twin))
+                # Unfolded too: fold takes off one variant segment, so a link to /amp/amp/amp/x folds to the
+                # twin /amp/amp/x itself (whose own fold is /amp/x).
                 self.urls.request(twin)
-                self.urls.request(sc.site.clean(self.to_live(urljoin(base, alt))) or twin)
         depth = meta.get("mce_depth", 0)
-        page_url = sc.site.clean(live) or live
         here = meta.get("mce_shapes") or url_shapes(page_url)
         for href in links.next:
-            yield from self.consider(sc, href, base, depth, here)
+            if _is_link(href):
+                yield from self.consider(sc, urljoin(base, href), depth, here)
         # Links with the longest texts first (headlines before menu words): the first pages of an
         # unknown shape are its samples, and a headline's page is the likelier article.
         for href, _ in sorted(links.anchors, key=lambda a: -a[1]):
-            target = urljoin(base, href)
-            yield from self.consider(sc, href, base, depth if is_pagination(page_url, target) else depth + 1, here)
+            url = urljoin(base, href)  # before the check, as ever: urljoin raises on an href such as mailto://[
+            if _is_link(href):
+                yield from self.consider(sc, url, depth, here, linked_from=page_url)
         if home:
             yield from self.entry_points(sc, [self.to_live(urljoin(base, f)) for f in links.feeds])
         verdict, why = page_evidence(selector, {})
@@ -448,7 +464,7 @@ class NewsSpider(scrapy.Spider):
             stats.inc_value("mcecrawl/duplicate_url")
             return
         info = page_metadata(selector)
-        if self.since and info["published"] and info["published"][:10] < self.since:
+        if iso_before(info["published"], self.since):
             stats.inc_value("mcecrawl/too_old")
             self._judged_not_article(sc, meta, response.url, "older than since")
             return
@@ -479,16 +495,17 @@ class NewsSpider(scrapy.Spider):
             return
         target = self.to_live(urljoin(response.url, location.decode("latin-1")))
         if meta.get("mce_kind") == "home" and sc.site.owns(target):
-            canon = sc.site.canonical(target) or target
+            cleaned = sc.site.clean(target)
+            canon = target if cleaned is None else sc.site.fold(cleaned)
             if canon not in self.urls.requested:
                 self.urls.request(canon)
-                yield Request(self.to_fetch(sc.site.clean(target) or target), callback=self.parse_page,
+                yield Request(self.to_fetch(cleaned or target), callback=self.parse_page,
                               errback=self.on_error, priority=PRIORITY_DISCOVERY, dont_filter=True,
                               meta={**_page_meta(meta), "mce_canonical": canon})
                 return
         if meta.get("mce_kind") == "home":
             yield from self.entry_points(sc)
-        yield from self.consider(sc, target, response.url, meta.get("mce_depth", 0), meta.get("mce_via"),
+        yield from self.consider(sc, target, meta.get("mce_depth", 0), meta.get("mce_via"),
                                  listed=meta.get("mce_listed", False))
 
     def not_article_after_extraction(self, adapter: ItemAdapter) -> str | None:
@@ -504,11 +521,8 @@ class NewsSpider(scrapy.Spider):
         return None
 
     # -- learning -------------------------------------------------------------------------------
-    def item_scraped(self, item: Any) -> None:
-        adapter = ItemAdapter(item)
-        self._learn(adapter.get("canonical_url"), adapter.get("site"), adapter.get("url"), adapter.get("status"))
-
-    def item_dropped(self, item: Any) -> None:
+    def item_done(self, item: Any) -> None:
+        """An item scraped or dropped (connected to both signals): learn from its page's verdict."""
         adapter = ItemAdapter(item)
         self._learn(adapter.get("canonical_url"), adapter.get("site"), adapter.get("url"), adapter.get("status"))
 

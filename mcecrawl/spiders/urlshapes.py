@@ -16,14 +16,13 @@
 """
 from __future__ import annotations
 
-import fnmatch
 import re
-from typing import Any, TypedDict
+from typing import Any, Iterable, TypedDict
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from w3lib.url import canonicalize_url
 
-from mcecrawl.profile import TRACKING_PARAMS
+from mcecrawl.profile import TRACKING_PARAMS, param_matches
 
 # Host prefixes of the same site: the bare/www twins and the mobile and AMP renderings
 # (m.example.com, amp.example.com: common CMS conventions; Google AMP cache hosts are other sites).
@@ -49,6 +48,11 @@ MAX_WORD_CHARS = 24
 _WORD = re.compile(r"[A-Za-z]+")
 _ALNUM = re.compile(r"[A-Za-z0-9]+")
 _EXT = re.compile(r"^(.+)\.([A-Za-z0-9]{1,5})$")
+
+
+def _drop_params(query: str, globs: Iterable[str]) -> str:
+    """``query`` without the parameters that match ``globs``, encoded again."""
+    return urlencode([(k, v) for k, v in parse_qsl(query, keep_blank_values=True) if not param_matches(k, globs)])
 
 
 def _host_root(host: str) -> str:
@@ -92,16 +96,19 @@ class Site:
         if not self.owns(url):
             return None
         p = urlsplit(canonicalize_url(url.strip()))
-        query = [(k, v) for k, v in parse_qsl(p.query, keep_blank_values=True)
-                 if not any(fnmatch.fnmatchcase(k, g) for g in TRACKING_PARAMS)]
-        return urlunsplit((self.scheme, self.netloc, p.path or "/", urlencode(query), ""))
+        return urlunsplit((self.scheme, self.netloc, p.path or "/", _drop_params(p.query, TRACKING_PARAMS), ""))
 
     def canonical(self, url: str) -> str | None:
         """The one URL the page at ``url`` is known by before it is fetched: :meth:`clean` with the
         AMP/print/mobile variants folded (the page's own ``rel=canonical`` decides once fetched)."""
         cleaned = self.clean(url)
-        if cleaned is None:
-            return None
+        return None if cleaned is None else self.fold(cleaned)
+
+    def fold(self, cleaned: str) -> str:
+        """:meth:`canonical` of a URL that :meth:`clean` gave, ``cleaned = clean(url)``: its AMP/print/mobile
+        variants folded (``canonical(url) == fold(clean(url))``).  Give it ``clean``'s own output only:
+        ``clean`` is not idempotent on malformed escapes (``/%%41a`` becomes ``/%Aa``, which a second pass
+        reads as an escape and makes ``/%AA``), so ``canonical(cleaned)`` may differ from ``fold(cleaned)``."""
         p = urlsplit(cleaned)
         segments = [s for s in p.path.split("/") if s]
         if segments and segments[0].lower() in VARIANT_SEGMENTS:
@@ -111,9 +118,7 @@ class Site:
         if segments:
             segments[-1] = _AMP_SUFFIX.sub("", segments[-1])
         path = "/" + "/".join(segments) + ("/" if segments and p.path.endswith("/") else "")
-        query = [(k, v) for k, v in parse_qsl(p.query, keep_blank_values=True)
-                 if not any(fnmatch.fnmatchcase(k, g) for g in VARIANT_PARAMS)]
-        return urlunsplit((p.scheme, p.netloc, path, urlencode(query), ""))
+        return urlunsplit((p.scheme, p.netloc, path, _drop_params(p.query, VARIANT_PARAMS), ""))
 
 
 def _segment_shape(segment: str) -> str:
@@ -162,6 +167,11 @@ class ShapeRecord(TypedDict):
 
 def _record() -> ShapeRecord:
     return {"requested": 0, "articles": 0, "other": 0, "led_to": 0, "article_samples": [], "other_samples": []}
+
+
+def in_use(rec: ShapeRecord) -> bool:
+    """Pages of the shape were requested or judged (a lookup alone makes an empty record)."""
+    return bool(rec["requested"] or rec["articles"] or rec["other"])
 
 
 class ShapeLearner:
@@ -220,7 +230,7 @@ class ShapeLearner:
     def summary(self) -> list[str]:
         """One line per fine shape that was requested, most requested first."""
         lines = []
-        rows = sorted(((s, r) for s, r in self.shapes.items() if r["requested"] or r["articles"] or r["other"]),
+        rows = sorted(((s, r) for s, r in self.shapes.items() if in_use(r)),
                       key=lambda kv: (-kv[1]["requested"], kv[0]))
         for shape, r in rows:
             samples = r["article_samples"] or r["other_samples"]

@@ -2,7 +2,15 @@
 module is tested through the profile spider in test_profile_spider.py and test_hooks.py)."""
 from __future__ import annotations
 
-from mcecrawl.spiders.evidence import MIN_PROSE_CHARS, microdata_evidence, page_metadata, prose_chars, signals_selector
+from mcecrawl.spiders.evidence import (
+    MIN_PROSE_CHARS,
+    iso_before,
+    microdata_evidence,
+    page_metadata,
+    prose_chars,
+    signals_selector,
+    too_old,
+)
 
 
 def test_microdata_evidence():
@@ -26,3 +34,11 @@ def test_page_metadata_function():
                            b'"name": "A"}}</script></head></html>')
     assert page_metadata(sel) == {"title": "H", "published_raw": "2024-05-01T10:00:00Z",
                                   "published": "2024-05-01T10:00:00+00:00", "authors": ["A"]}
+
+
+def test_too_old_reads_listed_dates_and_iso_before_published():
+    assert too_old("2020-11-29", "2021-01-01") and too_old("Sun, 29 Nov 2020 11:57:59 GMT", "2021-01-01")
+    assert not too_old("2021-01-01T00:00:00Z", "2021-01-01") and not too_old("2020-11-29", None)
+    assert not too_old("۱۴۰۳/۰۱/۰۱", "2021-01-01") and not too_old(None, "2021-01-01")
+    assert iso_before("2020-11-29T11:57:59+00:00", "2021-01-01") and not iso_before("2021-01-01", "2021-01-01")
+    assert not iso_before(None, "2021-01-01") and not iso_before("2020-11-29", None)

@@ -37,6 +37,16 @@ def test_clean_keeps_the_variant_to_fetch():
     assert site.clean("https://example.ir/amp/12/?utm_medium=rss") == "https://www.example.ir/amp/12/"
 
 
+@pytest.mark.parametrize("url", [
+    "https://example.ir/amp/12/?utm_medium=rss&amp=1", "https://www.example.ir/amp/amp/x", "https://m.example.ir/a.amp.html",
+    "https://www.example.ir/%%41a?b=%zz&a=1#f", "https://www.example.ir/خبر/۱?print=1", "https://www.example.ir",
+])
+def test_canonical_is_fold_of_clean(url):
+    site = Site("https://www.example.ir")
+    cleaned = site.clean(url)
+    assert cleaned is not None and site.canonical(url) == site.fold(cleaned)
+
+
 @pytest.mark.parametrize("path, fine, coarse", [
     ("/news/1074101", "/news/{n}", "/news/{n}"),
     ("/2024/05/some-title/", "/{yyyy}/{n}/{slug}", "/{yyyy}/{n}/{slug}"),
