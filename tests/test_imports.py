@@ -32,3 +32,13 @@ def test_every_module_imports_alone():
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["modules"] > 60
     assert report["failed"] == {}, "\n".join(report["failed"].values())
+
+
+def test_archives_import_no_scrapy_module():
+    """The WARC path (mcecrawl.archives) and the JSON-lines writer it uses import no Scrapy module."""
+    code = ("import sys, json, mcecrawl.archives.run, mcecrawl.archives.output, mcecrawl.archives.pages, "
+            "mcecrawl.jsonlines\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('scrapy', 'itemadapter'))))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert json.loads(out.stdout) == []

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from mcecrawl.exporters import dumps_line
+from mcecrawl.jsonlines import dumps_line
 
 __all__ = ["Output", "output_kind"]
 

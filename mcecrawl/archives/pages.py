@@ -131,12 +131,13 @@ class PageMaker:
         item = self._item(rec, decoded, profile, algo, outcome, host)
         if old:
             item.update({k: old[k] for k in CARRIED_FIELDS if old.get(k) is not None})
-        self.quality.apply(item, html=decoded.text)
+        self.quality.identify_language(item)  # first: a page in another language skips text_norm and dates
+        if cfg.langs and item["lang_detected"] not in cfg.langs and old is None:
+            return Rejected("lang", rec.offset, rec.url, item["lang_detected"])
+        self.quality.apply(item, html=decoded.text, identified=True)
         if not item.get("lang"):  # no profile, no crawl: the detected language is the page's
             item["lang"] = item["lang_detected"]
             item["lang_mismatch"] = False
-        if cfg.langs and item["lang_detected"] not in cfg.langs and old is None:
-            return Rejected("lang", rec.offset, rec.url, item["lang_detected"])
         if cfg.since or cfg.until:
             day = (item.get("published") or item.get("fetched_at") or "")[:10]
             if not day or (cfg.since and day < cfg.since) or (cfg.until and day > cfg.until):
@@ -161,8 +162,8 @@ class PageMaker:
 
     @staticmethod
     def _item(rec: Record, decoded: Any, profile: Any, algo: str, outcome: Any, host: str) -> dict[str, Any]:
-        from mcecrawl.exporters import sanitize
         from mcecrawl.items import SCHEMA_VERSION
+        from mcecrawl.jsonlines import sanitize
 
         text = sanitize(outcome.text or "")
         return {

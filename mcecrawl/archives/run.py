@@ -3,8 +3,9 @@ output committed per WARC (resumable, :mod:`mcecrawl.archives.output`), progress
 
 Work is split by WARC file (as datatrove and cc-pyspark split it): each worker reads whole WARCs
 with its own :class:`~mcecrawl.archives.pages.PageMaker` and writes the kept items to a scratch
-file; the parent marks duplicates with the run's one dedup store (the corpus quality step with
-its store, so the answer does not depend on which worker saw a text first within a WARC) and
+file; the parent marks duplicates with the run's one dedup store (the duplicate step of the corpus
+quality step, :meth:`~mcecrawl.corpus.quality.CorpusQuality.mark_duplicates`, on the worker's
+``text_norm``; so the answer does not depend on which worker saw a text first within a WARC) and
 commits the WARC.  On resume, an in-memory store is refilled from the committed items, so the
 interrupted run's items are neither lost nor duplicates of themselves.
 """
@@ -127,7 +128,7 @@ def _peak_rss_mb() -> float:
 
 def process_warc(job: tuple[str, str]) -> tuple[str, str, dict[str, Any]]:
     """Read one WARC (in a worker): kept items to the scratch file ``part``; returns its counts."""
-    from mcecrawl.exporters import dumps_line
+    from mcecrawl.jsonlines import dumps_line
 
     warc, part = job
     assert _maker is not None, "worker not initialised"
@@ -230,8 +231,8 @@ def _drain(queue: Any, progress: _Progress, stop: threading.Event) -> None:
 
 
 def _dedup(items: Iterator[dict[str, Any]], quality: Any, summary: Summary) -> Iterator[dict[str, Any]]:
-    for item in items:
-        quality.apply(item)
+    for item in items:  # text_norm is the worker's: only the duplicate step is left
+        quality.mark_duplicates(item)
         if item.get("duplicate_of"):
             summary.duplicates += 1
         summary.kept += 1
@@ -244,14 +245,13 @@ def _read_part(part: str) -> Iterator[dict[str, Any]]:
             yield json.loads(line)
 
 
-def _replay(out: Output, store: Any) -> None:
-    """Refill a fresh store with the committed items of an interrupted run, in their order."""
+def _replay(out: Output, quality: Any) -> None:
+    """Refill a fresh store (``quality``'s) with the committed items of an interrupted run, in their order."""
     from mcecrawl.corpus.files import iter_items
 
     for item in iter_items(out.committed_files()):
         if item.get("text_norm"):
-            store.check(item["text_norm"], item.get("canonical_url") or item.get("url") or "", item.get("site"),
-                        content_sha1=item.get("content_sha1"))
+            quality.mark_duplicates(item)
 
 
 def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> Summary:
@@ -273,9 +273,9 @@ def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> 
     workers = max(1, min(opts.workers or os.cpu_count() or 1, len(todo) or 1))
     progress = _Progress(opts.progress, len(todo))
     store = DedupStore(opts.dedup_db or ":memory:")
-    if out.resumed and not opts.dedup_db:
-        _replay(out, store)
     dedup = CorpusQuality(store=store, langid=False, dates=False)
+    if out.resumed and not opts.dedup_db:
+        _replay(out, dedup)
     jobs = [(w, str(out.part_path(w))) for w in todo]
 
     def commit(result: tuple[str, str, dict[str, Any]]) -> None:

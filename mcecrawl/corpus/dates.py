@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, cast
 
-__all__ = ["PublishedDate", "parse_date", "find_date", "extract_published"]
+__all__ = ["PublishedDate", "parse_date", "find_date", "extract_published", "parse_page"]
 
 _DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
 
@@ -242,8 +242,21 @@ _META_XPATHS = (
 )
 
 
+def parse_page(html: str | None) -> Any:
+    """The lxml document of ``html`` for :func:`extract_published`'s ``doc``; None when there is
+    no page or lxml cannot parse it."""
+    if not html:
+        return None
+    from lxml import html as lxml_html
+
+    try:
+        return lxml_html.document_fromstring(html)
+    except (ValueError, TypeError, Exception):  # lxml raises ParserError on empty documents
+        return None
+
+
 def extract_published(html: str | None = None, *, text: str | None = None, raw: str | None = None,
-                      lang: str | None = None, visible: bool = True) -> PublishedDate | None:
+                      lang: str | None = None, visible: bool = True, doc: Any = None) -> PublishedDate | None:
     """Publication date of a page: JSON-LD, meta, ``<time>``, a given raw string, then visible text.
 
     Parameters
@@ -257,15 +270,12 @@ def extract_published(html: str | None = None, *, text: str | None = None, raw: 
         A date string already found by the spider (``published_raw``).
     visible : bool
         Search the page's visible text last (default); False: only structured sources and ``text``.
+    doc : optional
+        The page already parsed (:func:`parse_page`), read instead of parsing ``html`` again; it is
+        only read, never changed, so one document serves several calls.
     """
-    doc = None
-    if html:
-        from lxml import html as lxml_html
-
-        try:
-            doc = lxml_html.document_fromstring(html)
-        except (ValueError, TypeError, Exception):  # lxml raises ParserError on empty documents
-            doc = None
+    if doc is None:
+        doc = parse_page(html)
     sources: list[tuple[str, str]] = []
     if doc is not None:
         sources += [("jsonld", s) for s in _jsonld_dates(doc)]

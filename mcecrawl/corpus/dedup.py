@@ -180,8 +180,10 @@ class DedupSequence:
     def _nearest(self, sig: np.ndarray, url: str, candidates: Any) -> tuple[FirstCopy, float] | None:
         raise NotImplementedError
 
-    def _record(self, url: str, seen: UrlRecord, new: FirstCopy | None, sha1: str, sig: np.ndarray | None,
-                chars: int) -> None:
+    def _record(self, url: str, seen: UrlRecord, new: FirstCopy | None, sig: np.ndarray | None, chars: int,
+                now: str) -> None:
+        """Store ``seen`` (the text's hash ``seen.sha1``) as ``url``'s record and, if ``new``, the text as a
+        first copy; ``now`` is :meth:`check`'s time stamp."""
         raise NotImplementedError
 
     def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True,
@@ -213,7 +215,7 @@ class DedupSequence:
             if record:
                 since = seen.first_seen if same and seen is not None else now
                 new = FirstCopy(url, site) if first is None and result.duplicate_of is None else None
-                self._record(url, UrlRecord(sha1, content_sha1, since), new, sha1, sig, len(text_norm))
+                self._record(url, UrlRecord(sha1, content_sha1, since), new, sig, len(text_norm), now)
         if same:
             return replace(result, unchanged_since=seen.first_seen if seen is not None else None)
         if seen is not None:
@@ -314,13 +316,12 @@ class DedupStore(DedupSequence):
                     best = doc, sim
         return best
 
-    def _record(self, url: str, seen: UrlRecord, new: FirstCopy | None, sha1: str, sig: np.ndarray | None,
-                chars: int) -> None:
+    def _record(self, url: str, seen: UrlRecord, new: FirstCopy | None, sig: np.ndarray | None, chars: int,
+                now: str) -> None:
         if new is not None:
             cur = self._db.execute(
                 "INSERT INTO docs (sha1, url, site, sig, chars, first_seen) VALUES (?, ?, ?, ?, ?, ?)",
-                (sha1, new.url, new.site, sig.tobytes() if sig is not None else None, chars,
-                 datetime.now(timezone.utc).isoformat(timespec="seconds")))
+                (seen.sha1, new.url, new.site, sig.tobytes() if sig is not None else None, chars, now))
             rowid = cur.lastrowid
             if sig is not None and rowid is not None:  # rowid: always set after an INSERT
                 self._index(rowid, sig)
@@ -330,8 +331,7 @@ class DedupStore(DedupSequence):
         self._db.execute("INSERT INTO urls (url, sha1, content_sha1, first_seen, last_seen) VALUES (?, ?, ?, ?, ?) "
                          "ON CONFLICT(url) DO UPDATE SET sha1 = excluded.sha1, content_sha1 = excluded.content_sha1, "
                          "first_seen = excluded.first_seen, last_seen = excluded.last_seen",
-                         (url, seen.sha1, seen.content_sha1, seen.first_seen,
-                          datetime.now(timezone.utc).isoformat(timespec="seconds")))
+                         (url, seen.sha1, seen.content_sha1, seen.first_seen, now))
         self._pending += 1
         if self._pending >= COMMIT_EVERY:
             self.commit()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, MutableMapping
 
-from mcecrawl.corpus.dates import PublishedDate, extract_published
+from mcecrawl.corpus.dates import PublishedDate, extract_published, parse_page
 from mcecrawl.corpus.langid import detect, is_mismatch
 from mcecrawl.corpus.normalize import normalize
 
@@ -84,8 +84,21 @@ class CorpusQuality:
                 found = extract_published(None, text=text, lang=norm_lang)
         return TextQuality(norm_lang, inputs, text_norm, found, from_spider)
 
+    def identify_language(self, record: MutableMapping[str, Any]) -> None:
+        """The language step of :meth:`apply` alone: ``lang_detected``, ``lang_confidence`` and
+        ``lang_mismatch`` from ``text`` (else ``title``) and the declared ``lang``."""
+        text = record.get("text") or ""
+        guess = detect(text) if text else None
+        if guess is None or guess.lang == "und":  # no body text: the title still tells
+            title_guess = detect(record.get("title") or "")
+            guess = title_guess if title_guess.lang != "und" else guess
+        record["lang_detected"] = guess.lang if guess else "und"
+        record["lang_confidence"] = round(guess.confidence, 4) if guess else 0.0
+        record["lang_mismatch"] = is_mismatch(record.get("lang"), record["lang_detected"])
+
     def apply(self, record: MutableMapping[str, Any], html: str | None = None,
-              precomputed: tuple[str, TextQuality] | None = None) -> MutableMapping[str, Any]:
+              precomputed: tuple[str, TextQuality] | None = None, *, identified: bool = False
+              ) -> MutableMapping[str, Any]:
         """Fill the quality fields of ``record`` (a dict or an ItemAdapter) in place and return it.
 
         ``record`` needs ``text`` and may have ``lang`` (declared), ``url``/``canonical_url``,
@@ -93,17 +106,13 @@ class CorpusQuality:
         decoded page) lets the date step read JSON-LD/meta itself, as ``from-warc`` does.
         ``precomputed``: ``(text, TextQuality)``, :meth:`analyse` done elsewhere (an extraction
         worker); used when the text, language and inputs are this record's, else computed here.
+        ``identified``: :meth:`identify_language` ran on the record already (``from-warc`` rejects
+        a page by its language before the other steps).
         """
         text = record.get("text") or ""
         declared = record.get("lang")
-        if self.langid:
-            guess = detect(text) if text else None
-            if guess is None or guess.lang == "und":  # no body text: the title still tells
-                title_guess = detect(record.get("title") or "")
-                guess = title_guess if title_guess.lang != "und" else guess
-            record["lang_detected"] = guess.lang if guess else "und"
-            record["lang_confidence"] = round(guess.confidence, 4) if guess else 0.0
-            record["lang_mismatch"] = is_mismatch(declared, record["lang_detected"])
+        if self.langid and not identified:
+            self.identify_language(record)
         norm_lang = declared or (record.get("lang_detected") if record.get("lang_detected") != "und" else None)
         inputs = self.text_inputs(record)
         if (html is None and precomputed is not None and precomputed[1].norm_lang == norm_lang
@@ -113,7 +122,7 @@ class CorpusQuality:
         else:
             tq = self.analyse(text, norm_lang, inputs, dates=html is None)
         record["text_norm"] = tq.text_norm
-        self._dedup(record)
+        self.mark_duplicates(record)
         if not self.dates:
             return record
         if html is not None:
@@ -126,9 +135,11 @@ class CorpusQuality:
             self._no_date(record, inputs[0])
         return record
 
-    def _dedup(self, record: MutableMapping[str, Any]) -> None:
+    def mark_duplicates(self, record: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+        """The duplicate step of :meth:`apply` alone, on a record whose ``text_norm`` is set already
+        (a ``from-warc`` worker's item, marked by the run's one store); a no-op without ``store``."""
         if self.store is None:
-            return
+            return record
         url = record.get("canonical_url") or record.get("url") or ""
         res = self.store.check(record["text_norm"], url, record.get("site"),
                                content_sha1=record.get("content_sha1"))
@@ -138,6 +149,7 @@ class CorpusQuality:
         record["duplicate_cross_site"] = res.cross_site
         record["unchanged_since"] = res.unchanged_since  # a re-crawl of the same text
         record["previous_content_sha1"] = res.previous_content_sha1  # an update of this URL
+        return record
 
     @staticmethod
     def _set_date(record: MutableMapping[str, Any], found: PublishedDate) -> None:
@@ -156,12 +168,13 @@ class CorpusQuality:
     @classmethod
     def _date(cls, record: MutableMapping[str, Any], html: str | None, lang: str | None) -> None:
         raw = record.get("published_raw")
-        found = extract_published(html, raw=raw, lang=lang, visible=False)
+        doc = parse_page(html)  # parsed once for both look-ups
+        found = extract_published(raw=raw, lang=lang, visible=False, doc=doc)
         if found is None and record.get("published"):  # the spider parsed a form we do not know
             record["calendar"], record["published_source"] = "gregorian", "spider"
             return
         if found is None:  # last resort: a date written in the article text, then in the page
-            found = extract_published(html, text=record.get("text"), lang=lang)
+            found = extract_published(text=record.get("text"), lang=lang, doc=doc)
         if found is None:
             cls._no_date(record, raw)
         else:

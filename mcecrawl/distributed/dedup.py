@@ -109,16 +109,16 @@ class RedisDedupStore(DedupSequence):
                 best = FirstCopy(other["url"], other["site"]), sim
         return best
 
-    def _record(self, url: str, seen: UrlRecord, new: FirstCopy | None, sha1: str, sig: np.ndarray | None,
-                chars: int) -> None:
+    def _record(self, url: str, seen: UrlRecord, new: FirstCopy | None, sig: np.ndarray | None, chars: int,
+                now: str) -> None:
         """One round trip: the URL's record, and the text as a first copy if it is one."""
         pipe = self.server.pipeline()
         if new is not None:
-            pipe.hset(self._docs, sha1, json.dumps({"url": new.url, "site": new.site}))
+            pipe.hset(self._docs, seen.sha1, json.dumps({"url": new.url, "site": new.site}))
             if sig is not None:
-                pipe.hset(self._sigs, sha1, sig.tobytes())
+                pipe.hset(self._sigs, seen.sha1, sig.tobytes())
                 for key in self._band_keys(sig):
-                    pipe.sadd(key, sha1)
+                    pipe.sadd(key, seen.sha1)
         pipe.hset(self._urls, url, json.dumps({"sha1": seen.sha1, "content_sha1": seen.content_sha1,
                                                "first_seen": seen.first_seen}))
         pipe.execute()

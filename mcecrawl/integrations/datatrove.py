@@ -174,15 +174,16 @@ def _open_store(path: str) -> Any:
 
 
 def _check(dedup: Any, item: dict[str, Any]) -> None:
-    """The dedup step on ``item``; two tasks inserting the same new text at once make SQLite refuse
-    the second insert (UNIQUE sha1): checked again, that text is then found as the other's copy."""
+    """The dedup step on ``item`` (its ``text_norm`` is the :class:`PageMaker`'s); two tasks inserting
+    the same new text at once make SQLite refuse the second insert (UNIQUE sha1): checked again,
+    that text is then found as the other's copy."""
     import sqlite3
 
     try:
-        dedup.apply(item)
+        dedup.mark_duplicates(item)
     except sqlite3.IntegrityError:
         dedup.store.commit()
-        dedup.apply(item)
+        dedup.mark_duplicates(item)
 
 
 def __getattr__(name: str) -> Any:

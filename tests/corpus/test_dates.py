@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcecrawl.corpus.dates import extract_published, find_date, parse_date
+from mcecrawl.corpus.dates import extract_published, find_date, parse_date, parse_page
 
 
 @pytest.mark.parametrize("raw,lang,expected", [
@@ -92,3 +92,13 @@ def test_visible_text_of_a_page_with_control_characters():
     assert found is not None and found.calendar == "jalali" and found.source == "text"
     record = CorpusQuality(store=None).apply({"text": "", "title": "خبر", "url": "http://x.ir/1"}, html=html)
     assert record["published"] == found.published
+
+
+@pytest.mark.parametrize("html", [
+    '<html><head><meta name="date" content="۱۴۰۲/۰۸/۱۵"></head><body>x</body></html>',
+    "<html><body><div>شنبه ۱ دی ۱۴۰۲</div></body></html>", "<html><body>بدون تاریخ</body></html>", "", "<"])
+def test_a_parsed_page_gives_what_its_html_gives(html):
+    """``doc=parse_page(html)``, reused across calls, reads the same dates as ``html`` parsed each time."""
+    doc = parse_page(html)
+    for kwargs in ({"visible": False}, {"text": "کد خبر ۱۵ آبان ۱۴۰۲"}, {"raw": "۱۴۰۲/۰۸/۱۶"}, {}):
+        assert extract_published(lang="fa", doc=doc, **kwargs) == extract_published(html, lang="fa", **kwargs)

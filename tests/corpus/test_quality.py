@@ -57,3 +57,29 @@ def test_precomputed_is_ignored_when_its_inputs_changed(change):
         quality = CorpusQuality(normalize_params={"digits": "native"})
     expected = quality.apply(dict(record))
     assert quality.apply(dict(record), precomputed=pre) == expected
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: r["url"])
+def test_language_step_first_gives_the_same_record(record):
+    """``from-warc``'s order, the language step alone and then the rest, writes what apply() writes."""
+    quality = CorpusQuality()
+    here, there = copy.deepcopy(record), copy.deepcopy(record)
+    quality.apply(here, html="<html><body>x</body></html>")
+    quality.identify_language(there)
+    quality.apply(there, html="<html><body>x</body></html>", identified=True)
+    assert list(there.items()) == list(here.items())
+
+
+def test_mark_duplicates_is_the_duplicate_step_of_apply():
+    """The duplicate step alone, on records whose text_norm a pass without store wrote, marks what
+    apply() with the store marks (the parent of a from-warc run, datatrove's step)."""
+    from mcecrawl.corpus.dedup import DedupStore
+
+    records = [{**RECORDS[0], "url": f"http://a/{i}", "site": "a"} for i in range(3)]
+    records.append({**RECORDS[4], "site": "b"})
+    with DedupStore() as one, DedupStore() as other:
+        applied = [CorpusQuality(store=one).apply(copy.deepcopy(r)) for r in records]
+        marked = [CorpusQuality(store=other, langid=False, dates=False).mark_duplicates(CorpusQuality().apply(
+            copy.deepcopy(r))) for r in records]
+    assert [r["duplicate_of"] for r in marked] == [None, "http://a/0", "http://a/0", None]
+    assert marked == applied
