@@ -6,7 +6,8 @@ import json
 import sys
 import time
 
-HELP = "score algorithms on gold datasets: LCS P/R/F1 with 95% CIs, per site/language; --gate checks the floors"
+HELP = ("score algorithms on gold datasets: LCS P/R/F1 with 95% CIs and WCXB's F1, per site/language/page type; "
+        "--gate checks the floors")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,8 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="comma-separated algorithms (default: every algorithm of the product; the seed papers' "
                              "baselines, e.g. bte or tccb, only when named); peers as peer:NAME")
     parser.add_argument("--param", action="append", metavar="NAME=VALUE", help="algorithm parameter (repeatable)")
-    parser.add_argument("--by", action="append", choices=("site", "lang", "script"), default=[],
-                        help="add a breakdown (repeatable); per-script rows are always shown for R2L data")
+    parser.add_argument("--by", action="append", choices=("site", "lang", "script", "page_type"), default=[],
+                        help="add a breakdown (repeatable); per-script rows are always shown for R2L data, "
+                             "per-page-type rows whenever the manifest has page_type (wcxb_dev)")
     parser.add_argument("--peers", action="store_true", help="also run the installed peers (trafilatura, "
                         "readability-lxml, resiliparse; pip install 'mcecrawl[peers]')")
     parser.add_argument("--gold", choices=("gold", "gold_in_page"), default="gold",

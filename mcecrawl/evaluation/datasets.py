@@ -3,11 +3,13 @@
 ::
 
     <dataset>/manifest.jsonl          one JSON object per page
-    <dataset>/pages/<id>.html         raw bytes as stored by the source (original encoding)
+    <dataset>/pages/<id>.html         raw bytes as stored by the source (original encoding); or
+    <dataset>/pages/<id>.html.gz      the same gzipped, as WCXB ships its pages (manifest ``page_file``)
     <dataset>/gold/<id>.txt           UTF-8 gold main content (gold_kind "full")
     <dataset>/gold_in_page/<id>.txt   optional variant keeping only gold text present in the page
 
-Snippet pages (``gold_kind: "snippets"``) carry ``with``/``without`` lists instead of a gold file.
+Snippet pages (``gold_kind: "snippets"``) carry ``with``/``without`` lists instead of a gold file;
+a manifest ``page_type`` (WCXB: article, listing, forum, ...) is kept on the page for per-type figures.
 Pages are decoded through :func:`mcecrawl.encoding.decode` exactly as a crawl would, with a
 manifest ``http_charset`` passed as the HTTP Content-Type.  Bodies are read lazily.
 """
@@ -44,6 +46,7 @@ class Page:
     with_: tuple[str, ...] = ()
     without: tuple[str, ...] = ()
     http_charset: str | None = None
+    page_type: str | None = None
     meta: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -53,8 +56,9 @@ class Page:
 
     @cached_property
     def body(self) -> bytes:
-        """Raw page bytes, inflated when the file itself is gzip (by its magic bytes: a manifest
-        ``stored_gzip`` says the *source* was gzipped, the shared copies are written gunzipped)."""
+        """Raw page bytes, inflated when the file itself is gzip (by its magic bytes, whatever its
+        name: a manifest ``stored_gzip`` says the *source* was gzipped, and ``pages/<id>.html.gz``
+        files are gzipped as stored)."""
         data = self.path.read_bytes()
         if data[:2] == GZIP_MAGIC:
             data = gzip.decompress(data)
@@ -110,6 +114,17 @@ def _read_text(path: Path) -> str | None:
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
+def page_path(root: Path, record: dict[str, Any]) -> Path | None:
+    """The page file of a manifest record: its ``page_file`` (relative to ``root``), else
+    ``pages/<id>.html``, else ``pages/<id>.html.gz``; None when none of them exists."""
+    pid = str(record["id"])
+    names = [record["page_file"]] if record.get("page_file") else [f"pages/{pid}.html", f"pages/{pid}.html.gz"]
+    for name in names:
+        if (root / name).is_file():
+            return root / name
+    return None
+
+
 def load_dataset(root: str | Path) -> Dataset:
     """Read ``root/manifest.jsonl`` and attach gold; raise FileNotFoundError with the path when
     the manifest or a page file is missing and ValueError naming the line when it is not JSON."""
@@ -127,8 +142,10 @@ def load_dataset(root: str | Path) -> Dataset:
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{manifest}:{number}: {exc}") from None
             pid = str(rec["id"])
-            if not (root / "pages" / f"{pid}.html").is_file():
-                raise FileNotFoundError(f"{manifest}:{number}: page file pages/{pid}.html is missing")
+            path = page_path(root, rec)
+            if path is None:
+                wanted = rec.get("page_file") or f"pages/{pid}.html (or .html.gz)"
+                raise FileNotFoundError(f"{manifest}:{number}: page file {wanted} is missing")
             kind = rec.get("gold_kind") or "none"
             gold = _read_text(root / "gold" / f"{pid}.txt") if kind == "full" else None
             if kind == "full" and gold is None:
@@ -136,7 +153,7 @@ def load_dataset(root: str | Path) -> Dataset:
             pages.append(Page(
                 id=pid,
                 dataset=rec.get("dataset") or root.name,
-                path=root / "pages" / f"{pid}.html",
+                path=path,
                 lang=rec.get("lang"),
                 site=site_of(rec),
                 url=rec.get("url"),
@@ -146,6 +163,7 @@ def load_dataset(root: str | Path) -> Dataset:
                 with_=tuple(rec.get("with") or ()),
                 without=tuple(rec.get("without") or ()),
                 http_charset=rec.get("http_charset"),
+                page_type=rec.get("page_type"),
                 meta=rec,
             ))
     return Dataset(root.name, root, tuple(pages))
@@ -172,4 +190,4 @@ def dataset_sha256(root: str | Path) -> str:
     return h.hexdigest()
 
 
-__all__ = ["Dataset", "GOLD_VARIANTS", "Page", "data_files", "dataset_sha256", "load_dataset", "site_of"]
+__all__ = ["Dataset", "GOLD_VARIANTS", "Page", "data_files", "dataset_sha256", "load_dataset", "page_path", "site_of"]

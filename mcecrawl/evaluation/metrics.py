@@ -163,6 +163,18 @@ def bow_f1(output: str | None, gold: str | None) -> Score:
     return prf(sum((out & ref).values()), sum(out.values()), sum(ref.values()))
 
 
+_WCXB_TOKEN_RE = re.compile(r"\w+")
+
+
+def wcxb_f1(output: str | None, gold: str | None) -> Score:
+    r"""WCXB's own measure (its ``evaluate.py``; ``../shared/data/wcxb_dev/README.md``): bag-of-words
+    F1 over lowercase ``\w+`` tokens, no folding; empty gold and empty output score 1.  Reported
+    beside LCS-F1 so figures compare with the benchmark's leaderboard."""
+    out = Counter(_WCXB_TOKEN_RE.findall((output or "").lower()))
+    ref = Counter(_WCXB_TOKEN_RE.findall((gold or "").lower()))
+    return prf(sum((out & ref).values()), sum(out.values()), sum(ref.values()))
+
+
 def length_pr(output: str | None, gold: str | None) -> Score:
     """The XPath paper's length-based measures (seed 001, §D, expressions 1-3).
 
@@ -262,6 +274,7 @@ def snippet_score(output: str | None, with_: Sequence[str], without: Sequence[st
 
 
 __all__ = [
+    "wcxb_f1",
     "PERFECT", "SHINGLE_N", "Score", "SnippetScore", "ZERO", "bow_f1", "char_lcs_f1", "characters", "fold_for_scoring",
     "lcs_f1", "lcs_length", "lcs_score", "length_pr", "prf", "shingle_counts", "shingle_f1", "snippet_score",
     "tokenize",

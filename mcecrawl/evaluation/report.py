@@ -20,13 +20,14 @@ def _ci(s: dict[str, Any], key: str) -> str:
 
 
 HEADER = (f"{'':22} {'pages':>5} {'P [95% CI]':>19} {'R [95% CI]':>19} {'F1 [95% CI]':>19} "
-          f"{'charF1':>6} {'BoWF1':>6} {'shF1':>6} {'snipAcc':>7} {'snipF1':>6} {'err':>4} {'empty':>5} {'MB/s':>6}")
+          f"{'wcxbF1':>6} {'charF1':>6} {'BoWF1':>6} {'shF1':>6} "
+          f"{'snipAcc':>7} {'snipF1':>6} {'err':>4} {'empty':>5} {'MB/s':>6}")
 
 
 def row(label: str, s: dict[str, Any]) -> str:
     mbps = f"{s['mb_per_s']:6.2f}" if s.get("mb_per_s") else "     -"
     return (f"{label[:22]:22} {s['pages']:5d} {_ci(s, 'precision'):>19} {_ci(s, 'recall'):>19} {_ci(s, 'f1'):>19} "
-            f"{_num(s['char_f1'], 6)} {_num(s['bow_f1'], 6)} {_num(s['shingle_f1'], 6)} "
+            f"{_num(s.get('wcxb_f1'), 6)} {_num(s['char_f1'], 6)} {_num(s['bow_f1'], 6)} {_num(s['shingle_f1'], 6)} "
             f"{_num(s['snippet_accuracy'], 7)} {_num(s['snippet_f1'], 6)} {s['errors']:4d} {s['empties']:5d} {mbps}")
 
 
@@ -34,7 +35,8 @@ def dataset_table(name: str, n_pages: int, reports: Sequence[AlgorithmReport], b
                   gold_variant: str = "gold") -> str:
     """One table per dataset, a row per algorithm; then per-script and the requested breakdowns."""
     lines = [f"== {name}: {n_pages} scored pages (gold: {gold_variant}) ==",
-             "P/R/F1: word-token LCS (formula 3), mean over full-gold pages; charF1: same over characters; "
+             "P/R/F1: word-token LCS (formula 3), mean over full-gold pages; wcxbF1: WCXB's bag of lowercase \\w+ "
+             "tokens; charF1: LCS over characters; "
              "BoWF1: bag of words; shF1: 4-gram shingles (Zyte benchmark); snipAcc/snipF1: snippet-gold pages",
              HEADER]
     for rep in reports:
@@ -44,8 +46,11 @@ def dataset_table(name: str, n_pages: int, reports: Sequence[AlgorithmReport], b
             lines.append(row(rep.algorithm, rep.summary()))
     ran = [r for r in reports if not r.unavailable]
     scripts = {rec["script"] for r in ran for rec in r.records}
-    # Per-script rows whenever the dataset has R2L pages: Hebrew never mixes with Arabic script.
-    keys = (["script"] if scripts & {"arabic-script", "hebrew"} else []) + [k for k in by if k != "script"]
+    # Per-script rows whenever the dataset has R2L pages: Hebrew never mixes with Arabic script;
+    # per page type whenever the manifest gives one (WCXB).
+    has_types = any(rec.get("page_type") for r in ran for rec in r.records)
+    keys = ((["script"] if scripts & {"arabic-script", "hebrew"} else []) + (["page_type"] if has_types else [])
+            + [k for k in by if k not in ("script", "page_type")])
     for key in keys:
         for rep in ran:
             lines.append(f"-- {rep.algorithm} by {key}")

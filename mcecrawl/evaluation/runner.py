@@ -121,13 +121,15 @@ def score_page(page: Page, result: Extraction, *, gold_variant: str = "gold", se
     output = result.text if result.status != "error" else ""
     rec: dict[str, Any] = {
         "id": page.id, "dataset": page.dataset, "site": page.site, "lang": page.lang, "script": script_of(page.lang),
-        "gold_kind": page.gold_kind, "algorithm": result.algorithm, "params": dict(result.params),
+        "page_type": page.page_type, "gold_kind": page.gold_kind, "algorithm": result.algorithm,
+        "params": dict(result.params),
         "status": result.status, "reason": result.reason, "bytes": len(page.body), "seconds": seconds,
     }
     if page.gold_kind == "full":
         gold = page.gold_text(gold_variant)
         lcs = metrics.lcs_f1(output, gold)
-        rec.update(precision=lcs.precision, recall=lcs.recall, f1=lcs.f1)
+        rec.update(precision=lcs.precision, recall=lcs.recall, f1=lcs.f1,
+                   wcxb_f1=metrics.wcxb_f1(output, gold).f1)
         if primary_only:
             return rec
         length = metrics.length_pr(output, gold)
@@ -208,7 +210,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
         values = [r[key] for r in full]
         out[key] = _mean(values)
         out[f"{key}_ci"] = list(bootstrap_ci(values)) if values else None
-    for key in ("char_f1", "bow_f1", "length_p", "length_r", "length_f1"):
+    for key in ("wcxb_f1", "char_f1", "bow_f1", "length_p", "length_r", "length_f1"):
         out[key] = _mean([r[key] for r in full if key in r])
     shingles = [tuple(r["shingle"]) for r in full if "shingle" in r]
     out["shingle_f1"] = metrics.shingle_f1(shingles).f1 if shingles else None
@@ -218,7 +220,7 @@ def summarize(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def breakdown(records: list[dict[str, Any]], by: str) -> dict[str, dict[str, Any]]:
-    """:func:`summarize` per value of ``by`` ("site", "lang" or "script"), sorted by key."""
+    """:func:`summarize` per value of ``by`` ("site", "lang", "script" or "page_type"), sorted by key."""
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in records:
         groups[str(r.get(by) or "unknown")].append(r)
@@ -241,7 +243,10 @@ class AlgorithmReport:
             d["unavailable"] = self.unavailable
             return d
         d["summary"] = self.summary()
-        d["by"] = {key: breakdown(self.records, key) for key in ("script", *by)}
+        keys = ["script", *by]
+        if "page_type" not in keys and any(r.get("page_type") for r in self.records):
+            keys.append("page_type")
+        d["by"] = {key: breakdown(self.records, key) for key in keys}
         d["pages"] = self.records
         return d
 

@@ -53,7 +53,10 @@ def test_recall_on_every_dev_set_and_legacy_copies():
             legacy = p.text.replace("ی", "ي").replace("ک", "ك").encode(codec, errors="replace")
             assert f.passes(legacy), (p.id, codec)
             assert f.passes(p.text.encode("utf-16")), (p.id, "utf-16")
-    general = ("scrapinghub_aeb", "readability_mozilla", "trafilatura_eval", "chinese_wce")
-    others = [p for name in general for p in sets[name] if p.lang not in ARABIC + ("he",)]
-    passed = [p.id for p in others if arabic.passes(p.body)]
-    assert len(others) > 500 and len(passed) <= 2, passed  # Wikipedia's language menu at most
+    general = ("scrapinghub_aeb", "readability_mozilla", "trafilatura_eval", "chinese_wce", "wcxb_dev")
+    others = [p for name in general if name in sets for p in sets[name] if p.lang not in ARABIC + ("he",)]
+    passed = [(p.dataset, p.id) for p in others if arabic.passes(p.body)]
+    # Only pages whose menus spell languages or countries in Arabic script pass: 2 of the first four sets'
+    # 553 (Wikipedia's language menu) and 5 of wcxb_dev's 1,497 (three Wikipedia lists, two Nike pages'
+    # country selector): at most 1 page in 200.
+    assert len(others) > 500 and len(passed) <= max(2, len(others) // 200), passed

@@ -93,3 +93,23 @@ def test_shared_r2l_loads(shared_data):
     assert len(ds) == 18
     assert {p.gold_kind for p in ds} == {"full", "snippets"}
     assert all(p.text for p in ds)
+
+
+def test_loader_reads_gzipped_pages_as_wcxb_ships_them(tmp_path):
+    """pages/<id>.html.gz, named by the manifest's page_file or found by the id; page_type kept."""
+    root = tmp_path / "wcxb"
+    (root / "pages").mkdir(parents=True)
+    (root / "gold").mkdir()
+    rows = [{"id": "0001", "page_file": "pages/0001.html.gz", "page_type": "listing", "gold_kind": "full"},
+            {"id": "0002", "page_type": "forum", "gold_kind": "full"}]
+    (root / "manifest.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    for pid in ("0001", "0002"):
+        (root / "pages" / f"{pid}.html.gz").write_bytes(gzip.compress(f"<p>page {pid}</p>".encode()))
+        (root / "gold" / f"{pid}.txt").write_text(f"page {pid}", encoding="utf-8")
+    pages = {p.id: p for p in load_dataset(root)}
+    assert pages["0001"].body == b"<p>page 0001</p>" and "page 0002" in pages["0002"].text
+    assert [pages[i].page_type for i in ("0001", "0002")] == ["listing", "forum"]
+    rows[0]["page_file"] = "pages/missing.html.gz"
+    (root / "manifest.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    with pytest.raises(FileNotFoundError, match="pages/missing.html.gz"):
+        load_dataset(root)

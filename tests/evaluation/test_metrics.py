@@ -184,3 +184,13 @@ def test_lcs_f1_agrees_with_dp_on_real_pages(shared_data):
             assert close(got, expected, 0.01), page.id
             checked += 1
     assert checked >= 3
+
+
+def test_wcxb_f1_is_a_bag_of_lowercase_word_tokens():
+    from mcecrawl.evaluation.metrics import wcxb_f1
+
+    assert wcxb_f1("", "").f1 == 1.0 and wcxb_f1("", "gold").f1 == 0.0 and wcxb_f1("x", "").f1 == 0.0
+    assert wcxb_f1("The cat, the CAT.", "the cat the cat").f1 == 1.0  # case and punctuation ignored
+    s = wcxb_f1("a a b", "a b c d")  # multiset: one 'a' of the output matches
+    assert (s.precision, s.recall) == (2 / 3, 2 / 4)
+    assert wcxb_f1("snake_case x1", "snake_case x1").f1 == 1.0  # \w+ keeps '_' and digits in a token
