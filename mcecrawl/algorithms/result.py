@@ -7,6 +7,9 @@ from typing import Any, Mapping
 
 # What an extraction can end in; the crawl's items add their own (mcecrawl.items.ITEM_STATUSES).
 EXTRACTION_STATUSES = ("ok", "empty", "error")
+# What kind of page an extraction was made of (WCXB's seven types, and "other"): listing covers home,
+# section, tag, archive and search pages; forum covers threads, Q&A and comment pages.
+PAGE_TYPES = ("article", "listing", "forum", "product", "collection", "documentation", "service", "other")
 
 
 @dataclass(frozen=True)
@@ -39,10 +42,14 @@ class Extraction:
     region: Region | None = None
     encoding: str | None = None  # codec the bytes were decoded with (None when given str)
     encoding_source: str | None = None  # deciding step of mcecrawl.encoding.decode
+    page_type: str | None = None  # one of PAGE_TYPES; None when the page was not judged (an error, no markup)
+    page_type_reason: str = ""  # the evidence that decided the page type, for people and the crawl's reasons
 
     def __post_init__(self) -> None:
         if self.status not in EXTRACTION_STATUSES:
             raise ValueError(f"status must be one of {EXTRACTION_STATUSES}, not {self.status!r}")
+        if self.page_type is not None and self.page_type not in PAGE_TYPES:
+            raise ValueError(f"page_type must be one of {PAGE_TYPES} or None, not {self.page_type!r}")
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
         object.__setattr__(self, "paragraphs", tuple(self.paragraphs))
 
