@@ -13,7 +13,7 @@ import scrapy
 
 from mcecrawl.algorithms.result import EXTRACTION_STATUSES
 
-SCHEMA_VERSION = "1.1"  # 1.1: status not_article
+SCHEMA_VERSION = "1.2"  # 1.1: status not_article; 1.2: page_type, page_type_reason
 # An item's status: the extraction's, or one the spider decides before any extraction (an anti-bot
 # challenge page, a page that is not an article).
 ITEM_STATUSES = (*EXTRACTION_STATUSES, "blocked", "not_article")
@@ -38,6 +38,8 @@ class ArticleItem(scrapy.Item):
     params = scrapy.Field()
     status = scrapy.Field()  # ok | empty | error | blocked | not_article
     reason = scrapy.Field()
+    page_type = scrapy.Field()  # article | listing | forum | ... (PAGE_TYPES); None when not judged
+    page_type_reason = scrapy.Field()  # the evidence that decided page_type
     # encoding provenance (mcecrawl.encoding.decode via the middleware)
     encoding_original = scrapy.Field()
     encoding_source = scrapy.Field()

@@ -80,6 +80,8 @@ class ExtractionPipeline:
         adapter.setdefault("schema_version", SCHEMA_VERSION)
         if adapter.get("status") in ("blocked", "not_article"):  # judged by the spider: nothing to extract
             self._fill(adapter, "", (), adapter["status"], adapter.get("reason") or "", 0.0)
+            adapter.setdefault("page_type", None)
+            adapter.setdefault("page_type_reason", "")
         else:
             await self._extract(adapter, page)
             # A spider may judge the extraction's own evidence (the generic news spider: enough prose).
@@ -120,6 +122,8 @@ class ExtractionPipeline:
         if not adapter.get("title") and result.title:
             adapter["title"] = result.title
         adapter["params"] = result.params
+        adapter["page_type"] = result.page_type
+        adapter["page_type_reason"] = result.page_type_reason
         self._fill(adapter, result.text, result.paragraphs, result.status, result.reason, result.ms)
         if result.quality is not None and self._corpus is not None and adapter["text"] == result.text:
             self._corpus.hand_over(adapter.item, adapter["text"], result.quality)

@@ -28,3 +28,10 @@ def test_schema_rejects_a_record_without_status():
     record.pop("status")
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(record, SCHEMA)
+
+
+def test_schema_page_types_match_the_extraction():
+    from mcecrawl.algorithms.result import PAGE_TYPES
+
+    assert tuple(SCHEMA["properties"]["page_type"]["enum"]) == (*PAGE_TYPES, None)
+    assert {"page_type", "page_type_reason"} <= set(SCHEMA["required"])

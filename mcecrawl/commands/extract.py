@@ -63,6 +63,7 @@ def record(path: str, result) -> dict:
     region = result.region
     return {
         "path": path, "status": result.status, "reason": result.reason, "title": result.title,
+        "page_type": result.page_type, "page_type_reason": result.page_type_reason,
         "text": result.text, "algorithm": result.algorithm, "params": dict(result.params),
         "encoding": result.encoding, "encoding_source": result.encoding_source,
         "first_line": region.first_line if region else None, "last_line": region.last_line if region else None,

@@ -16,6 +16,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", required=True, help="the index file")
     parser.add_argument("--site", help="only this site (the item's `site`)")
     parser.add_argument("--lang", help="only this language (fa, ar, ur, ps)")
+    parser.add_argument("--page-type", metavar="TYPE",
+                        help="only pages of this kind: article, listing, forum, product, collection, documentation, "
+                             "service, other (the item's `page_type`)")
     parser.add_argument("--since", metavar="DATE", help="only documents published on or after DATE (YYYY-MM-DD)")
     parser.add_argument("-n", "--limit", type=int, default=10, help="number of hits (default 10)")
     parser.add_argument("--json", action="store_true", help="one JSON object per hit (JSON lines)")
@@ -29,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         with SearchIndex(args.db, readonly=True, timeout=args.timeout or LOCK_TIMEOUT) as index:
-            hits = index.search(args.query, site=args.site, lang=args.lang, since=args.since, limit=args.limit)
+            hits = index.search(args.query, site=args.site, lang=args.lang, since=args.since,
+                                page_type=args.page_type, limit=args.limit)
     except SearchIndexError as e:
         print(f"mcecrawl search: error: {e}", file=sys.stderr)
         return 2

@@ -114,6 +114,7 @@ def index_template(name: str, *, shards: int = 1, replicas: int = 1) -> dict:
                     "url": {"type": "keyword"}, "canonical_url": {"type": "keyword"},
                     "site": {"type": "keyword"}, "lang": {"type": "keyword"},
                     "status": {"type": "keyword"}, "content_sha1": {"type": "keyword"},
+                    "page_type": {"type": "keyword"},
                     "published": {"type": "date", "format": "strict_date_optional_time||epoch_millis",
                                   "ignore_malformed": True},
                     "title": title,

@@ -17,7 +17,8 @@ logger = logging.getLogger(__name__)
 UNSEARCHABLE_STATUSES = frozenset({"error", "empty", "blocked", "not_article"})
 
 # Item fields copied into every search document (the corpus JSONL schema, mcecrawl/schema/item.schema.json).
-METADATA_FIELDS = ("url", "canonical_url", "site", "lang", "title", "published", "content_sha1", "status")
+METADATA_FIELDS = ("url", "canonical_url", "site", "lang", "title", "published", "content_sha1", "status",
+                   "page_type")
 
 
 class SearchIndexError(MceError):

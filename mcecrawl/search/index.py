@@ -23,7 +23,7 @@ from mcecrawl.search.snippets import snippet
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6  # 6: docs.page_type (filter by the kind of page)
 # BM25 column weights (title, body) for FTS5's bm25(); a title hit counts 4x a body hit.  Our
 # assumption, not tuned: ranking gold is absent; exact-title matches are ranked first anyway.
 TITLE_WEIGHT = 4.0
@@ -43,11 +43,12 @@ CREATE TABLE IF NOT EXISTS docs(
     rowid INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
     url TEXT, canonical_url TEXT, site TEXT, lang TEXT, title TEXT,
-    published TEXT, published_day TEXT,
+    published TEXT, published_day TEXT, page_type TEXT,
     text TEXT NOT NULL, title_key TEXT, version TEXT NOT NULL, indexed_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS docs_site ON docs(site);
 CREATE INDEX IF NOT EXISTS docs_lang ON docs(lang);
+CREATE INDEX IF NOT EXISTS docs_page_type ON docs(page_type);
 CREATE INDEX IF NOT EXISTS docs_published_day ON docs(published_day);
 CREATE INDEX IF NOT EXISTS docs_title_key ON docs(title_key);
 -- Contentless: the folded text is not stored twice (a third of the size); the faithful text
@@ -206,7 +207,7 @@ class SearchIndex:
                 title = item.get("title") or ""
                 text = item["text"]
                 row = (item.get("url"), item.get("canonical_url"), item.get("site"), lang, title,
-                       item.get("published"), published_day(item.get("published")))
+                       item.get("published"), published_day(item.get("published")), item.get("page_type"))
                 version = hashlib.sha1(json.dumps([row, text], ensure_ascii=False).encode("utf-8")).hexdigest()
                 old = db.execute("SELECT rowid, version, title, text, lang FROM docs WHERE id = ?", (did,)).fetchone()
                 if old and old[1] == version:
@@ -220,13 +221,14 @@ class SearchIndex:
                     rowid = old[0]
                     self._unindex(rowid, old[2], old[3], old[4])
                     db.execute("UPDATE docs SET url=?, canonical_url=?, site=?, lang=?, title=?, published=?, "
-                               "published_day=?, text=?, title_key=?, version=?, indexed_at=? WHERE rowid=?",
+                               "published_day=?, page_type=?, text=?, title_key=?, version=?, indexed_at=? "
+                               "WHERE rowid=?",
                                (*values, rowid))
                     report.updated += 1
                 else:
                     rowid = db.execute("INSERT INTO docs(url, canonical_url, site, lang, title, published, "
-                                       "published_day, text, title_key, version, indexed_at, id) "
-                                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (*values, did)).lastrowid
+                                       "published_day, page_type, text, title_key, version, indexed_at, id) "
+                                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", (*values, did)).lastrowid
                     report.added += 1
                 db.execute("INSERT INTO fts(rowid, title, body) VALUES (?, ?, ?)",
                            (rowid, fold_for_search(title, lang, expand=True), body))
@@ -293,7 +295,8 @@ class SearchIndex:
         return " OR ".join("(" + " ".join(f'"{t}"' for t in v) + ")" for v in variants)
 
     def search(self, query: str, *, site: str | None = None, lang: str | None = None,
-               since: str | None = None, limit: int = 10, with_snippets: bool = True) -> list[Hit]:
+               since: str | None = None, page_type: str | None = None, limit: int = 10,
+               with_snippets: bool = True) -> list[Hit]:
         """Ranked hits for ``query``: exact (folded) title matches first, then BM25.
 
         All terms must match (FTS5 implicit AND), except terms in more than
@@ -301,6 +304,8 @@ class SearchIndex:
         answered newest-first.  Each query segmentation variant
         (:func:`~mcecrawl.search.analysis.query_variants`) is OR-ed in.  ``since`` is an
         ISO-8601 date: only documents published that day or later (undated ones never pass).
+        ``page_type``: only documents of that kind (``article``, ``listing``, ...; the item's
+        ``page_type``, :data:`mcecrawl.algorithms.result.PAGE_TYPES`).
         """
         variants = query_variants(query)
         if not variants or limit <= 0:
@@ -323,7 +328,7 @@ class SearchIndex:
         match = self._match(kept)
         order_by = "fts.rowid DESC" if newest_first else "fts.rank"
         filters, params = [], []
-        for column, value in (("site", site), ("lang", lang)):
+        for column, value in (("site", site), ("lang", lang), ("page_type", page_type)):
             if value:
                 filters.append(f"d.{column} = ?")
                 params.append(value)
