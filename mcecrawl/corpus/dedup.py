@@ -213,6 +213,16 @@ class DedupSequence:
         first copy; ``now`` is :meth:`check`'s time stamp.  Tagged with :attr:`source` when set."""
         raise NotImplementedError
 
+    def __len__(self) -> int:
+        """Stored first copies."""
+        raise NotImplementedError
+
+    def commit(self) -> None:
+        """Every check is committed when it returns (kept for callers of the earlier API)."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
     def begin_batch(self, name: str) -> None:
         """Tag what is recorded from now on with ``name``; first undo what an interrupted batch of
         that name left (:meth:`rollback_batch`)."""
