@@ -308,6 +308,8 @@ def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> 
                 commit(process_warc(job))
         else:
             ctx = mp.get_context("forkserver" if sys.platform != "win32" else "spawn")
+            if ctx.get_start_method() == "forkserver":  # workers forked warm: modules and model loaded once
+                ctx.set_forkserver_preload(["mcecrawl.archives.warm"])
             queue = ctx.Queue()
             stop = threading.Event()
             drainer = threading.Thread(target=_drain, args=(queue, progress, stop), daemon=True)

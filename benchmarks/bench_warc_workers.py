@@ -1,0 +1,65 @@
+"""``mcecrawl from-warc`` with 1 worker against N workers on ``bench_warc.py``'s WARCs, each run a fresh
+process (as a user runs it: imports, model loading and worker start-up included), rounds interleaved
+so that a shared machine's load falls on both alike.
+
+    python benchmarks/bench_warc_workers.py --records 4000 --files 4 --workers 2 --rounds 3
+
+Prints the wall time of every run, the median speed-up and each run's peak RSS per worker.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_warc import ROOT, SHARED, build  # noqa: E402
+
+
+def _run(warcs: list[str], out: Path, workers: int) -> tuple[float, dict]:
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "mcecrawl", "from-warc", *warcs, "-o", str(out), "--workers",
+                           str(workers), "--json", "--no-progress"], capture_output=True, text=True, cwd=ROOT,
+                          check=True)
+    return time.perf_counter() - t0, json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--records", type=int, default=4000)
+    ap.add_argument("--files", type=int, default=4)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    if not SHARED.is_dir():
+        print(f"dev data absent ({SHARED})", file=sys.stderr)
+        return 2
+    times: dict[int, list[float]] = {1: [], args.workers: []}
+    rss: dict[int, float] = {1: 0.0, args.workers: 0.0}
+    kept: set[int] = set()
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        corpus = build(tmp / "warcs", args.records, args.files)
+        for r in range(args.rounds):
+            for n in (1, args.workers) if r % 2 == 0 else (args.workers, 1):
+                secs, summary = _run(corpus.warcs, tmp / f"out-{n}-{r}", n)
+                times[n].append(secs)
+                rss[n] = max(rss[n], summary["peak_rss_mb"])
+                kept.add(summary["kept"])
+                print(f"round {r}: {n} worker(s) {secs:.2f} s, {summary['records']} records, kept {summary['kept']}, "
+                      f"peak RSS per worker {summary['peak_rss_mb']} MB", flush=True)
+    one, many = statistics.median(times[1]), statistics.median(times[args.workers])
+    print(f"\n{corpus.records} records in {len(corpus.warcs)} WARCs; median wall 1 worker {one:.2f} s, "
+          f"{args.workers} workers {many:.2f} s: speed-up {one / many:.2f}x "
+          f"(per round: {', '.join(f'{a / b:.2f}' for a, b in zip(times[1], times[args.workers]))}); "
+          f"peak RSS per worker {rss[1]} / {rss[args.workers]} MB; same items kept: {len(kept) == 1}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
