@@ -3,8 +3,12 @@ process (as a user runs it: imports, model loading and worker start-up included)
 so that a shared machine's load falls on both alike.
 
     python benchmarks/bench_warc_workers.py --records 4000 --files 4 --workers 2 --rounds 3
+    python benchmarks/bench_warc_workers.py --startup     # a worker's own CPU to its first page
 
 Prints the wall time of every run, the median speed-up and each run's peak RSS per worker.
+``--startup`` measures what a worker spends before its first page is written, in CPU seconds of the
+worker process itself (load on the machine does not change it): forked from a plain forkserver
+(imports and model loading in every worker) and from the run's preloaded one.
 """
 from __future__ import annotations
 
@@ -29,13 +33,52 @@ def _run(warcs: list[str], out: Path, workers: int) -> tuple[float, dict]:
     return time.perf_counter() - t0, json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def _first_page(job: tuple[str, str]) -> float:
+    """In a worker: make the pages of one small WARC; the worker's CPU seconds so far."""
+    import resource
+
+    from mcecrawl.archives.pages import PageConfig
+    from mcecrawl.archives.run import _init_worker, process_warc
+
+    _init_worker(PageConfig(), None)
+    process_warc(job)
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def startup(workers: int) -> None:
+
+    sys.path.insert(0, str(ROOT / "tests" / "archives"))
+    from warcs import PARAS_FA, page, write_warc
+
+    with tempfile.TemporaryDirectory() as tmp_name:
+        warc = Path(tmp_name) / "one.warc.gz"
+        write_warc(warc, [("http://a.ir/1", page(PARAS_FA).encode())])
+        for label, preload in (("plain forkserver", []), ("preloaded forkserver", ["mcecrawl.archives.warm"])):
+            # a fresh interpreter per variant: a forkserver keeps the preload it started with
+            code = (f"import sys; sys.path[:0] = {[str(ROOT), str(Path(__file__).resolve().parent)]!r}\n"
+                    "import multiprocessing as mp, json, bench_warc_workers as b\n"
+                    "ctx = mp.get_context('forkserver')\n"
+                    f"ctx.set_forkserver_preload({preload!r})\n"
+                    f"with ctx.Pool({workers}) as pool:\n"
+                    f"    print(json.dumps(pool.map(b._first_page, [({str(warc)!r}, "
+                    f"{tmp_name!r} + f'/p{{i}}.jsonl') for i in range({workers})], chunksize=1)))\n")
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+            cpu = json.loads(out.stdout.strip().splitlines()[-1])
+            print(f"{label}: worker CPU to its first page {', '.join(f'{c:.2f}' for c in cpu)} s", flush=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", type=int, default=4000)
     ap.add_argument("--files", type=int, default=4)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--startup", action="store_true", help="only a worker's CPU to its first page")
     args = ap.parse_args()
+    if args.startup:
+        startup(args.workers)
+        return 0
     if not SHARED.is_dir():
         print(f"dev data absent ({SHARED})", file=sys.stderr)
         return 2

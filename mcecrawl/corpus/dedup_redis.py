@@ -53,8 +53,10 @@ LOCK_POLL = 0.002
 SOCKET_TIMEOUT = 30
 # Ping a connection idle this long before reusing it (redis-py docs, "health checks").
 HEALTH_CHECK_INTERVAL = 30
-# Rolling back a batch: members handled per round trip.
+# Rolling back a batch: members handled per round trip, and the longest the rollback may hold the lock
+# (one WARC's records, ~1,000 a second here; a check waits LOCK_WAIT at most).
 ROLLBACK_CHUNK = 500
+ROLLBACK_LOCK_TIMEOUT = 50.0
 
 
 class RedisDedupStore(DedupSequence):
@@ -180,7 +182,8 @@ class RedisDedupStore(DedupSequence):
     def rollback_batch(self, name: str) -> int:
         batch = self._batch(name)
         undone = 0
-        with self._lock:
+        with self.server.lock(f"{self.prefix}:lock", timeout=ROLLBACK_LOCK_TIMEOUT, sleep=LOCK_POLL,
+                              blocking_timeout=LOCK_WAIT):
             members = sorted(self.server.smembers(batch))
             for start in range(0, len(members), ROLLBACK_CHUNK):
                 chunk = members[start:start + ROLLBACK_CHUNK]
