@@ -5,7 +5,9 @@ so that a shared machine's load falls on both alike.
     python benchmarks/bench_warc_workers.py --records 4000 --files 4 --workers 2 --rounds 3
     python benchmarks/bench_warc_workers.py --startup     # a worker's own CPU to its first page
 
-Prints the wall time of every run, the median speed-up and each run's peak RSS per worker.
+Prints the wall time of every run, the median speed-up and each run's peak RSS per worker, beside a
+control: the same number of pure-CPU processes against one, in the same rounds, i.e. the speed-up the
+machine itself gave at that moment (on a shared machine it can be ~1x: then no run can show more).
 ``--startup`` measures what a worker spends before its first page is written, in CPU seconds of the
 worker process itself (load on the machine does not change it): forked from a plain forkserver
 (imports and model loading in every worker) and from the run's preloaded one.
@@ -31,6 +33,30 @@ def _run(warcs: list[str], out: Path, workers: int) -> tuple[float, dict]:
                            str(workers), "--json", "--no-progress"], capture_output=True, text=True, cwd=ROOT,
                           check=True)
     return time.perf_counter() - t0, json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# The control's work per process: a pure-Python loop of ~1-2 s on this machine.
+CONTROL_LOOPS = 20_000_000
+_CONTROL = """
+import multiprocessing as mp, sys, time
+def spin(_):
+    x = 0
+    for i in range({loops}):
+        x += i
+    return x
+n = int(sys.argv[1])
+t = time.perf_counter()
+with mp.get_context("fork").Pool(n) as pool:
+    pool.map(spin, range(n), chunksize=1)
+print(time.perf_counter() - t)
+"""
+
+
+def _control(processes: int) -> float:
+    """Wall seconds of ``processes`` processes each running the same loop at once."""
+    out = subprocess.run([sys.executable, "-c", _CONTROL.format(loops=CONTROL_LOOPS), str(processes)],
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
 
 
 def _first_page(job: tuple[str, str]) -> float:
@@ -83,6 +109,7 @@ def main() -> int:
         print(f"dev data absent ({SHARED})", file=sys.stderr)
         return 2
     times: dict[int, list[float]] = {1: [], args.workers: []}
+    control: dict[int, list[float]] = {1: [], args.workers: []}
     rss: dict[int, float] = {1: 0.0, args.workers: 0.0}
     kept: set[int] = set()
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -94,13 +121,18 @@ def main() -> int:
                 times[n].append(secs)
                 rss[n] = max(rss[n], summary["peak_rss_mb"])
                 kept.add(summary["kept"])
+                # the control: N loops in N processes take as long as one loop in one only with N free cores
+                control[n].append(_control(n) / n)
                 print(f"round {r}: {n} worker(s) {secs:.2f} s, {summary['records']} records, kept {summary['kept']}, "
                       f"peak RSS per worker {summary['peak_rss_mb']} MB", flush=True)
     one, many = statistics.median(times[1]), statistics.median(times[args.workers])
+    c_one, c_many = statistics.median(control[1]), statistics.median(control[args.workers])
     print(f"\n{corpus.records} records in {len(corpus.warcs)} WARCs; median wall 1 worker {one:.2f} s, "
           f"{args.workers} workers {many:.2f} s: speed-up {one / many:.2f}x "
           f"(per round: {', '.join(f'{a / b:.2f}' for a, b in zip(times[1], times[args.workers]))}); "
           f"peak RSS per worker {rss[1]} / {rss[args.workers]} MB; same items kept: {len(kept) == 1}")
+    print(f"control ({args.workers} pure-CPU processes against 1, same rounds): the machine's own speed-up "
+          f"{c_one / c_many:.2f}x; from-warc reached {(one / many) / (c_one / c_many):.0%} of it")
     return 0
 
 
