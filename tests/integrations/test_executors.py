@@ -107,6 +107,11 @@ def _pipeline(tmp_path, dedup_db):
             JsonlWriter(str(tmp_path / "dt"), compression=None)]
 
 
+def _store_holds_each_text(redis_server, items) -> None:
+    """The tasks' one store is the Redis database: one first copy per distinct text kept."""
+    assert redis_server.client.hlen("mce:dedup:docs") == len({sha for _, _, sha, _ in items})
+
+
 def _both_tasks_kept_items(logs: Path) -> None:
     """Each of the 2 tasks (2 processes: Slurm array jobs, Ray actors) checked and kept pages itself."""
     for rank in range(TASKS):
@@ -145,7 +150,9 @@ def test_slurm_executor_matches_from_warc_with_one_redis_store(tmp_path, warcs, 
     job_logs = "\n".join(p.read_text(errors="replace")[-1500:] for p in (tmp_path / "slurm-logs").glob("*.out"))
     assert completed == [f"{r:05d}" for r in range(TASKS)], job_logs
     _both_tasks_kept_items(logs)
-    _assert_same_kept_items_each_text_once(_datatrove_items(tmp_path / "dt"), _reference(tmp_path, warcs))
+    got = _datatrove_items(tmp_path / "dt")
+    _store_holds_each_text(redis_server, got)
+    _assert_same_kept_items_each_text_once(got, _reference(tmp_path, warcs))
 
 
 # --- Ray ------------------------------------------------------------------------------------------
@@ -175,4 +182,6 @@ def test_ray_executor_matches_from_warc_with_one_redis_store(tmp_path, warcs, lo
     completed = sorted(p.name for p in (logs / "completions").iterdir())
     assert completed == [f"{r:05d}" for r in range(TASKS)]
     _both_tasks_kept_items(logs)
-    _assert_same_kept_items_each_text_once(_datatrove_items(tmp_path / "dt"), _reference(tmp_path, warcs))
+    got = _datatrove_items(tmp_path / "dt")
+    _store_holds_each_text(redis_server, got)
+    _assert_same_kept_items_each_text_once(got, _reference(tmp_path, warcs))
