@@ -12,8 +12,8 @@ from __future__ import annotations
 import scrapy
 
 from mcecrawl.algorithms.result import EXTRACTION_STATUSES
+from mcecrawl.itemschema import SCHEMA_VERSION as SCHEMA_VERSION  # bumped there (read without Scrapy too)
 
-SCHEMA_VERSION = "1.2"  # 1.1: status not_article; 1.2: page_type, page_type_reason
 # An item's status: the extraction's, or one the spider decides before any extraction (an anti-bot
 # challenge page, a page that is not an article).
 ITEM_STATUSES = (*EXTRACTION_STATUSES, "blocked", "not_article")

@@ -162,7 +162,7 @@ class PageMaker:
 
     @staticmethod
     def _item(rec: Record, decoded: Any, profile: Any, algo: str, outcome: Any, host: str) -> dict[str, Any]:
-        from mcecrawl.items import SCHEMA_VERSION
+        from mcecrawl.itemschema import SCHEMA_VERSION
         from mcecrawl.jsonlines import sanitize
 
         text = sanitize(outcome.text or "")

@@ -44,7 +44,10 @@ class RunOptions:
     output: str
     config: PageConfig = field(default_factory=PageConfig)
     workers: int = 0  # 0: one per core
-    dedup_db: str | None = None  # a persistent SQLite store; None: one in memory for the run
+    dedup_db: str | None = None  # a SQLite path or redis:// URL (open_dedup_store); None: one in memory for the run
+    drop_duplicates: bool = False  # True: copies (duplicate_of set) are counted, not written
+    # a same-URL same-text repeat is a copy (each text once); False: the crawl's reading, unchanged_since only
+    repeats_are_copies: bool = True
     progress: bool = False
 
 
@@ -230,11 +233,13 @@ def _drain(queue: Any, progress: _Progress, stop: threading.Event) -> None:
             return
 
 
-def _dedup(items: Iterator[dict[str, Any]], quality: Any, summary: Summary) -> Iterator[dict[str, Any]]:
+def _dedup(items: Iterator[dict[str, Any]], quality: Any, summary: Summary, drop: bool) -> Iterator[dict[str, Any]]:
     for item in items:  # text_norm is the worker's: only the duplicate step is left
         quality.mark_duplicates(item)
         if item.get("duplicate_of"):
             summary.duplicates += 1
+            if drop:
+                continue
         summary.kept += 1
         yield item
 
@@ -257,7 +262,7 @@ def _replay(out: Output, quality: Any) -> None:
 def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> Summary:
     """Run ``opts``; returns the summary (also stored with the state).  ``on_commit`` is called
     with each WARC once it is committed (tests use it to stop a run half-way)."""
-    from mcecrawl.corpus.dedup import DedupStore
+    from mcecrawl.corpus.dedup import open_dedup_store
     from mcecrawl.corpus.quality import CorpusQuality
 
     t0 = time.monotonic()
@@ -272,7 +277,8 @@ def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> 
             todo.append(w)
     workers = max(1, min(opts.workers or os.cpu_count() or 1, len(todo) or 1))
     progress = _Progress(opts.progress, len(todo))
-    store = DedupStore(opts.dedup_db or ":memory:")
+    # an archive holds a page once per visit: a same-URL same-text repeat is a copy (each text once)
+    store = open_dedup_store(opts.dedup_db, repeats_are_copies=opts.repeats_are_copies)
     dedup = CorpusQuality(store=store, langid=False, dates=False)
     if out.resumed and not opts.dedup_db:
         _replay(out, dedup)
@@ -283,9 +289,12 @@ def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> 
         summary.add(counts)
         if counts.get("unreadable"):
             summary.unreadable.append(counts["unreadable"])
-        out.commit(warc, _dedup(_read_part(part), dedup, summary),
+        # the store's records of this WARC stay tagged until its items are committed: a run killed in
+        # between undoes them on its re-run (begin_batch) instead of finding its own items seen before
+        store.begin_batch(f"{out.path.resolve()}|{warc_key(warc)}")
+        out.commit(warc, _dedup(_read_part(part), dedup, summary, opts.drop_duplicates),
                    {k: v for k, v in counts.items() if k != "peak_rss_mb"})
-        store.commit()
+        store.end_batch()
         os.unlink(part)
         progress.files += 1
         progress.show(force=True)
@@ -299,12 +308,16 @@ def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> 
                 commit(process_warc(job))
         else:
             ctx = mp.get_context("forkserver" if sys.platform != "win32" else "spawn")
+            if ctx.get_start_method() == "forkserver":  # workers forked warm: modules and model loaded once
+                ctx.set_forkserver_preload(["mcecrawl.archives.warm"])
             queue = ctx.Queue()
             stop = threading.Event()
             drainer = threading.Thread(target=_drain, args=(queue, progress, stop), daemon=True)
             drainer.start()
             with ctx.Pool(workers, initializer=_init_worker, initargs=(opts.config, queue)) as pool:
-                for result in pool.imap_unordered(process_warc, jobs):
+                # committed in input order, whichever worker finishes first: the first copy of a text
+                # is the first in the WARC list (then record order), the same in every run
+                for result in pool.imap(process_warc, jobs):
                     commit(result)
             stop.set()
             drainer.join(timeout=2)

@@ -45,8 +45,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--items", default=None, metavar="OLD.jsonl",
                         help="a crawl's own corpus: rebuild only its records (by warc_record_id), keeping "
                              "their url/site/lang/title/authors/dates (implies --lang all --keep-failed)")
-    parser.add_argument("--dedup-db", default=None, metavar="PATH",
-                        help="SQLite dedup store to check against and fill (default: one in memory for the run)")
+    parser.add_argument("--dedup-db", default=None, metavar="PATH|redis://HOST:PORT/DB",
+                        help="dedup store to check against and fill: a SQLite file, or a Redis database shared by "
+                             "runs on many machines (default: one in memory for the run)")
+    dups = parser.add_mutually_exclusive_group()
+    dups.add_argument("--keep-duplicates", dest="drop_duplicates", action="store_false", default=False,
+                      help="write copies marked duplicate_of (default; `status == \"ok\" and not duplicate_of` "
+                           "counts each text once)")
+    dups.add_argument("--drop-duplicates", dest="drop_duplicates", action="store_true",
+                      help="count copies in the summary, write only each text's first copy")
     parser.add_argument("--json", action="store_true", help="print the end summary as JSON")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="progress line on stderr (default: when stderr is a terminal)")
@@ -131,7 +138,9 @@ def run(args: argparse.Namespace) -> int:
         return _error(str(exc))
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     summary = run_archives(RunOptions(warcs=warcs, output=args.output, config=config,
-                                      workers=args.workers, dedup_db=args.dedup_db, progress=progress))
+                                      workers=args.workers, dedup_db=args.dedup_db,
+                                      drop_duplicates=getattr(args, "drop_duplicates", False),
+                                      repeats_are_copies=getattr(args, "repeats_are_copies", True), progress=progress))
     if args.json:
         print(json.dumps(summary.as_dict(), ensure_ascii=False))
     else:

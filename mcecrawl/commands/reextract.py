@@ -40,5 +40,5 @@ def run(args: argparse.Namespace) -> int:
         warcs=args.warcs, output=args.output, lang="all", workers=getattr(args, "workers", 1),
         algorithm=args.algorithm, param=args.param, hosts=None, since=None, until=None, profile=args.profile,
         all_pages=args.all_pages, no_prefilter=True, keep_failed=True, items=args.items, dedup_db=args.dedup_db,
-        json=False, progress=False)
+        json=False, progress=False, repeats_are_copies=False)  # a crawl's corpus: re-visits are unchanged_since
     return from_warc.run(full)

@@ -20,27 +20,34 @@ URL with the same text is *unchanged* since it was first seen; the same URL with
 an *update* (with the previous hash); ``duplicate_of`` always names another document.  A copy's
 own text is in no document, so its re-crawl is checked again and stays a copy (in drop mode:
 stays dropped).  :class:`DedupSequence` is that ``check()`` sequence, for this store and the Redis
-one (``mcecrawl.distributed.dedup``) alike.
+one (:mod:`mcecrawl.corpus.dedup_redis`) alike; :func:`open_dedup_store` opens either from one string.
 """
 from __future__ import annotations
 
 import hashlib
 import sqlite3
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, ContextManager, NamedTuple, cast
+from typing import Any, ContextManager, Iterator, NamedTuple, cast
 
 import numpy as np
 
-__all__ = ["DedupResult", "DedupSequence", "DedupStore", "signature", "estimate_jaccard", "shingle_hashes"]
+__all__ = ["DedupResult", "DedupSequence", "DedupStore", "estimate_jaccard", "is_redis_url", "open_dedup_store",
+           "shingle_hashes", "signature"]
 
 # Character shingle length: docs/decisions.md c.5 (char-5-grams separate Persian near-copies, 0.95,
 # from unrelated texts, 0.02; word shingles are fragile with ZWNJ/space variation).
 SHINGLE_CHARS = 5
 # Signature length (bins): datasketch's default num_perm; Jaccard std error sqrt(J(1-J)/128) <= 0.044.
 NUM_PERM = 128
+# Fewest bins datasketch's MinHashLSH takes (it also needs >= 2 bands at the store's threshold, which
+# it checks itself: ValueError).
+MIN_NUM_PERM = 2
+# Largest signature: densified values add 2**32 per bin of distance and must stay below 2**64
+# (datasketch's affine64 range); 2**31 bins would already be ~16 GiB of signature per text.
+MAX_NUM_PERM = 2**31 - 1
 # Near-duplicate threshold on estimated Jaccard of shingle sets.  Copies with 10% of words edited
 # measure J ~ 0.6-0.8 on real R2L texts, unrelated same-site texts <= 0.1
 # (tests/corpus/test_dedup.py::test_near_dup_recall_precision_real_texts, benchmarks/bench_corpus.py).
@@ -48,9 +55,9 @@ NEAR_DUP_THRESHOLD = 0.5
 # Texts shorter than this (characters of text_norm) are only checked for exact duplicates:
 # a 100-char text has < 100 shingles, so a 128-bin estimate is mostly densification noise.
 NEAR_DUP_MIN_CHARS = 200
-# Commit after every new document: in WAL mode with synchronous=NORMAL a commit does not fsync
-# (~20 us), and holding the write lock across items would block other crawls sharing the store.
-COMMIT_EVERY = 1
+# Every check is one transaction (committed as it ends): in WAL mode with synchronous=NORMAL a commit
+# does not fsync (~20 us), and holding the write lock across items would block other crawls sharing
+# the store.
 # Seconds a writer waits for another process's lock on a shared store (sqlite3's default is 5).
 LOCK_TIMEOUT = 30.0
 # Seed of the shingle hash; stored in the database so that a store is never mixed across seeds.
@@ -58,9 +65,11 @@ SEED = 0x6D63_6563  # "mcec"
 
 _MASK32 = np.uint64(0xFFFF_FFFF)
 _EMPTY = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
-_BIN_SHIFT = np.uint64(64 - 7)  # top 7 bits pick one of 128 bins (NUM_PERM must be 128)
+_HIGH = np.uint64(32)  # the high 32 bits of a shingle hash pick its bin, the low 32 are its value
 _FNV_PRIME = np.uint64(0x100_0000_01B3)
-_SCHEMA_VERSION = 2  # 2: table urls (latest text per URL); a version-1 store is migrated
+# 2: table urls (latest text per URL); 3: batch tags (``source``, ``prev``) for rolling back an
+# interrupted batch.  Older stores are migrated.
+_SCHEMA_VERSION = 3
 
 
 def _mix64(h: np.ndarray) -> np.ndarray:
@@ -94,18 +103,21 @@ def shingle_hashes(text_norm: str, k: int = SHINGLE_CHARS) -> np.ndarray:
 def signature(text_norm: str, num_perm: int = NUM_PERM) -> np.ndarray:
     """One-permutation MinHash signature (uint64 array of ``num_perm`` 32-bit values).
 
-    Li et al. 2012 section 3: bin = top bits of the hash, value = minimum of the low bits per bin;
-    empty bins are filled by rotation densification (Shrivastava & Li 2014, section 4): the value
-    of the nearest non-empty bin to the right plus ``C * distance``, C a constant > max value.
-    Returns an all-``_EMPTY`` array for texts with no shingle.
+    Li et al. 2012 section 3: bin = the high 32 bits of the hash scaled to ``[0, num_perm)``
+    (Lemire's multiply-shift range reduction: ``(high * num_perm) >> 32``, uniform for any
+    ``num_perm``, and for 128 the same bins as the top 7 bits), value = minimum of the low 32
+    bits per bin; empty bins are filled by rotation densification (Shrivastava & Li 2014,
+    section 4): the value of the nearest non-empty bin to the right plus ``C * distance``, C a
+    constant > max value.  Returns an all-``_EMPTY`` array for texts with no shingle.
     """
-    if num_perm != 128:
-        raise ValueError("signature() bins by the top 7 hash bits: num_perm must be 128")
+    if not MIN_NUM_PERM <= num_perm <= MAX_NUM_PERM:
+        raise ValueError(f"num_perm must be in {MIN_NUM_PERM}..{MAX_NUM_PERM}, not {num_perm}")
     h = shingle_hashes(text_norm)
     out = np.full(num_perm, _EMPTY, dtype=np.uint64)
     if h.size == 0:
         return out
-    np.minimum.at(out, (h >> _BIN_SHIFT).astype(np.intp), h & _MASK32)
+    bins = ((h >> _HIGH) * np.uint64(num_perm)) >> _HIGH
+    np.minimum.at(out, bins.astype(np.intp), h & _MASK32)
     empty = out == _EMPTY
     if empty.any() and not empty.all():
         full = np.flatnonzero(~empty)
@@ -156,7 +168,7 @@ class FirstCopy(NamedTuple):
 
 class DedupSequence:
     """The one ``check()`` sequence of every store (SQLite here, Redis in
-    :mod:`mcecrawl.distributed.dedup`); a store supplies the primitives, run under ``_atomic()``:
+    :mod:`mcecrawl.corpus.dedup_redis`); a store supplies the primitives, run under ``_atomic()``:
 
     1. ``_lookup``: the URL's record and the exact text's first copy (and, for a store that
        fetches them with the lookup, the near-duplicate candidates);
@@ -166,10 +178,25 @@ class DedupSequence:
     3. ``_record``: the URL's record, and the text as a first copy if it is one;
     4. the re-crawl fields: same URL, same text ``unchanged_since``; a new text
        ``previous_content_sha1``.
+
+    Two switches of the archive path (``from-warc``, the datatrove steps):
+
+    * ``repeats_are_copies``: an archive holds the same page many times (monthly crawls, one WARC
+      record per visit): a text already stored as a first copy *at the same URL* is then marked
+      like any other copy (``duplicate_of`` = that URL, kind ``exact``), so that
+      ``status == "ok" and not duplicate_of`` counts each text once.  (A crawl writes a page once
+      per run and keeps ``unchanged_since`` for re-crawls: off.)
+    * batches (:meth:`begin_batch`, :meth:`end_batch`, :meth:`rollback_batch`): what a batch
+      writes (one WARC's items) is tagged with its name until :meth:`end_batch`, so a run killed
+      after the store took a WARC's texts but before its output was committed can undo them and
+      redo the WARC as if never seen.
     """
 
     threshold: float
     min_chars: int
+    num_perm: int = NUM_PERM
+    repeats_are_copies: bool = False
+    source: str | None = None  # the open batch's name; what is recorded now is tagged with it
 
     def _atomic(self) -> ContextManager[Any]:
         return nullcontext()
@@ -183,7 +210,32 @@ class DedupSequence:
     def _record(self, url: str, seen: UrlRecord, new: FirstCopy | None, sig: np.ndarray | None, chars: int,
                 now: str) -> None:
         """Store ``seen`` (the text's hash ``seen.sha1``) as ``url``'s record and, if ``new``, the text as a
-        first copy; ``now`` is :meth:`check`'s time stamp."""
+        first copy; ``now`` is :meth:`check`'s time stamp.  Tagged with :attr:`source` when set."""
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        """Stored first copies."""
+        raise NotImplementedError
+
+    def commit(self) -> None:
+        """Every check is committed when it returns (kept for callers of the earlier API)."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def begin_batch(self, name: str) -> None:
+        """Tag what is recorded from now on with ``name``; first undo what an interrupted batch of
+        that name left (:meth:`rollback_batch`)."""
+        self.rollback_batch(name)
+        self.source = name
+
+    def end_batch(self) -> None:
+        """The batch is safe elsewhere (its output committed): drop its tags, keep its records."""
+        raise NotImplementedError
+
+    def rollback_batch(self, name: str) -> int:
+        """Undo the records of an unfinished batch ``name``: its first copies go, each URL gets back
+        the record it had before the batch.  Returns the number of records undone."""
         raise NotImplementedError
 
     def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True,
@@ -191,22 +243,24 @@ class DedupSequence:
         """Is ``text_norm`` a copy of another stored text, or ``url``'s own text seen before?
 
         Same URL, same text: ``unchanged_since`` (when it was first seen there), with the
-        ``duplicate_of`` it had when first seen (a copy stays a copy).  Same URL, new text: an
-        update, ``previous_content_sha1`` set (``content_sha1`` is the caller's hash of the text,
-        reported back on the next change; the hash of ``text_norm`` otherwise), then checked
-        against the other documents like a new text.  ``duplicate_of`` never names ``url``
-        itself.  New texts and URLs are recorded unless ``record=False``.
+        ``duplicate_of`` it had when first seen (a copy stays a copy); with
+        ``repeats_are_copies`` also ``duplicate_of`` = ``url`` when it holds the first copy.  Same
+        URL, new text: an update, ``previous_content_sha1`` set (``content_sha1`` is the caller's
+        hash of the text, reported back on the next change; the hash of ``text_norm`` otherwise),
+        then checked against the other documents like a new text.  Without
+        ``repeats_are_copies``, ``duplicate_of`` never names ``url`` itself.  New texts and URLs
+        are recorded unless ``record=False``.
         """
         if not text_norm or not text_norm.strip():
             return DedupResult()
         sha1 = hashlib.sha1(text_norm.encode("utf-8")).hexdigest()
-        sig = signature(text_norm) if len(text_norm) >= self.min_chars else None
+        sig = signature(text_norm, self.num_perm) if len(text_norm) >= self.min_chars else None
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         with self._atomic():
             seen, first, candidates = self._lookup(url, sha1, sig)
             same = seen.sha1 == sha1 if seen is not None else first is not None and first.url == url
             result = DedupResult()
-            if first is not None and first.url != url:
+            if first is not None and (first.url != url or self.repeats_are_copies):
                 result = copy_of(first.url, "exact", 1.0, first.site, site)
             elif first is None and sig is not None:
                 near = self._nearest(sig, url, candidates)
@@ -228,20 +282,26 @@ class DedupStore(DedupSequence):
 
     Open with ``path=":memory:"`` for a per-process store.  On open the signatures are loaded
     into an in-memory datasketch ``MinHashLSH`` (about 30 us per stored document); rows other
-    processes add later are picked up before each near-duplicate query.
+    processes add later are picked up before each near-duplicate query.  A check runs in one
+    ``BEGIN IMMEDIATE`` transaction, so processes sharing the file never both keep a text (or two
+    near copies) as a first copy.
     """
 
     def __init__(self, path: str | Path = ":memory:", *, threshold: float = NEAR_DUP_THRESHOLD,
-                 num_perm: int = NUM_PERM, min_chars: int = NEAR_DUP_MIN_CHARS):
+                 num_perm: int = NUM_PERM, min_chars: int = NEAR_DUP_MIN_CHARS, repeats_are_copies: bool = False):
         from datasketch import MinHashLSH
 
+        if not MIN_NUM_PERM <= num_perm <= MAX_NUM_PERM:
+            raise ValueError(f"num_perm must be in {MIN_NUM_PERM}..{MAX_NUM_PERM}, not {num_perm}")
+        self.repeats_are_copies = repeats_are_copies
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.threshold = threshold
         self.num_perm = num_perm
         self.min_chars = min_chars
-        self._db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT)
+        # isolation_level=None: transactions are explicit (``_atomic``), never begun behind our back
+        self._db = sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(
@@ -249,9 +309,10 @@ class DedupStore(DedupSequence):
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
             CREATE TABLE IF NOT EXISTS docs (
                 id INTEGER PRIMARY KEY, sha1 TEXT NOT NULL UNIQUE, url TEXT NOT NULL, site TEXT,
-                sig BLOB, chars INTEGER, first_seen TEXT);
+                sig BLOB, chars INTEGER, first_seen TEXT, source TEXT);
             CREATE TABLE IF NOT EXISTS urls (
-                url TEXT PRIMARY KEY, sha1 TEXT NOT NULL, content_sha1 TEXT, first_seen TEXT, last_seen TEXT);
+                url TEXT PRIMARY KEY, sha1 TEXT NOT NULL, content_sha1 TEXT, first_seen TEXT, last_seen TEXT,
+                source TEXT, prev TEXT);
             """
         )
         expected = {"schema": str(_SCHEMA_VERSION), "seed": str(SEED), "num_perm": str(num_perm),
@@ -261,16 +322,46 @@ class DedupStore(DedupSequence):
             self._db.execute("INSERT OR IGNORE INTO urls (url, sha1, first_seen, last_seen) "
                              "SELECT url, sha1, first_seen, first_seen FROM docs")
             self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(_SCHEMA_VERSION),))
+            stored["schema"] = "2"
+        if stored.get("schema") == "2":  # version 2 had no batch tags
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(docs)")}
+            if "source" not in columns:
+                self._db.execute("ALTER TABLE docs ADD COLUMN source TEXT")
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(urls)")}
+            for column in ("source", "prev"):
+                if column not in columns:
+                    self._db.execute(f"ALTER TABLE urls ADD COLUMN {column} TEXT")
+            self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(_SCHEMA_VERSION),))
             stored["schema"] = str(_SCHEMA_VERSION)
+        self._db.execute("CREATE INDEX IF NOT EXISTS docs_source ON docs (source) WHERE source IS NOT NULL")
+        self._db.execute("CREATE INDEX IF NOT EXISTS urls_source ON urls (source) WHERE source IS NOT NULL")
         if stored and stored != expected:
             raise ValueError(f"{self.path} was built with {stored}, this code uses {expected}")
         self._db.executemany("INSERT OR IGNORE INTO meta VALUES (?, ?)", expected.items())
-        self._db.commit()
         self._lsh = MinHashLSH(threshold=threshold, num_perm=num_perm)
         self._sigs: dict[int, np.ndarray] = {}
-        self._pending = 0
         self._last_id = 0
         self._refresh()
+
+    def _reindex(self) -> None:
+        """Rebuild the in-memory index from the table (after rows were deleted)."""
+        from datasketch import MinHashLSH
+
+        self._lsh = MinHashLSH(threshold=self.threshold, num_perm=self.num_perm)
+        self._sigs = {}
+        self._last_id = 0
+        self._refresh()
+
+    @contextmanager
+    def _atomic(self) -> Iterator[None]:
+        self._db.execute("BEGIN IMMEDIATE")  # the write lock from the first lookup on
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            self._reindex()  # signatures indexed in the rolled-back transaction
+            raise
+        self._db.execute("COMMIT")
 
     def _refresh(self) -> None:
         """Index signatures added since the last look, by this or another process (crawls of
@@ -320,28 +411,46 @@ class DedupStore(DedupSequence):
                 now: str) -> None:
         if new is not None:
             cur = self._db.execute(
-                "INSERT INTO docs (sha1, url, site, sig, chars, first_seen) VALUES (?, ?, ?, ?, ?, ?)",
-                (seen.sha1, new.url, new.site, sig.tobytes() if sig is not None else None, chars, now))
+                "INSERT INTO docs (sha1, url, site, sig, chars, first_seen, source) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (seen.sha1, new.url, new.site, sig.tobytes() if sig is not None else None, chars, now, self.source))
             rowid = cur.lastrowid
             if sig is not None and rowid is not None:  # rowid: always set after an INSERT
                 self._index(rowid, sig)
                 # our own row: skip it on the next refresh unless others wrote rows before it
                 if self._last_id == rowid - 1:
                     self._last_id = rowid
-        self._db.execute("INSERT INTO urls (url, sha1, content_sha1, first_seen, last_seen) VALUES (?, ?, ?, ?, ?) "
-                         "ON CONFLICT(url) DO UPDATE SET sha1 = excluded.sha1, content_sha1 = excluded.content_sha1, "
-                         "first_seen = excluded.first_seen, last_seen = excluded.last_seen",
-                         (url, seen.sha1, seen.content_sha1, seen.first_seen, now))
-        self._pending += 1
-        if self._pending >= COMMIT_EVERY:
-            self.commit()
+        # prev: the record before the batch first touched this URL (kept through the batch's later writes)
+        self._db.execute(
+            "INSERT INTO urls (url, sha1, content_sha1, first_seen, last_seen, source) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(url) DO UPDATE SET sha1 = excluded.sha1, content_sha1 = excluded.content_sha1, "
+            "first_seen = excluded.first_seen, last_seen = excluded.last_seen, source = excluded.source, "
+            "prev = CASE WHEN excluded.source IS NULL THEN NULL WHEN urls.source IS excluded.source THEN urls.prev "
+            "ELSE json_array(urls.sha1, urls.content_sha1, urls.first_seen, urls.last_seen, urls.source) END",
+            (url, seen.sha1, seen.content_sha1, seen.first_seen, now, self.source))
+
+    def end_batch(self) -> None:
+        if self.source is not None:
+            with self._atomic():
+                self._db.execute("UPDATE docs SET source = NULL WHERE source = ?", (self.source,))
+                self._db.execute("UPDATE urls SET source = NULL, prev = NULL WHERE source = ?", (self.source,))
+        self.source = None
+
+    def rollback_batch(self, name: str) -> int:
+        with self._atomic():
+            n = self._db.execute("DELETE FROM docs WHERE source = ?", (name,)).rowcount
+            n += self._db.execute("DELETE FROM urls WHERE source = ? AND prev IS NULL", (name,)).rowcount
+            n += self._db.execute(
+                "UPDATE urls SET sha1 = json_extract(prev, '$[0]'), content_sha1 = json_extract(prev, '$[1]'), "
+                "first_seen = json_extract(prev, '$[2]'), last_seen = json_extract(prev, '$[3]'), "
+                "source = json_extract(prev, '$[4]'), prev = NULL WHERE source = ?", (name,)).rowcount
+        if n:
+            self._reindex()
+        return n
 
     def commit(self) -> None:
-        self._db.commit()
-        self._pending = 0
+        """Every check is committed when it returns (kept for callers of the earlier API)."""
 
     def close(self) -> None:
-        self.commit()
         self._db.close()
 
     def __enter__(self) -> "DedupStore":
@@ -349,3 +458,21 @@ class DedupStore(DedupSequence):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def is_redis_url(spec: str | Path | None) -> bool:
+    """``spec`` names a Redis database (``redis://``, ``rediss://``, ``unix://``) rather than a file."""
+    return isinstance(spec, str) and spec.split("://", 1)[0].lower() in ("redis", "rediss", "unix") and "://" in spec
+
+
+def open_dedup_store(spec: str | Path | None, *, prefix: str = "mce:dedup", **options: Any) -> DedupSequence:
+    """The dedup store ``spec`` names: ``redis://host:port/db`` (:class:`~mcecrawl.corpus.dedup_redis.RedisDedupStore`,
+    keys under ``prefix``; ``redis://host:port/db#name`` puts them under ``name`` instead), a SQLite
+    file path, or None / ``""`` / ``":memory:"`` for a store of this process only.  ``options`` go to
+    the store (``threshold``, ``num_perm``, ``min_chars``, ``repeats_are_copies``)."""
+    if is_redis_url(spec):
+        from mcecrawl.corpus.dedup_redis import RedisDedupStore
+
+        url, _, name = str(spec).partition("#")
+        return RedisDedupStore(url, name or prefix, **options)
+    return DedupStore(spec or ":memory:", **options)

@@ -17,7 +17,7 @@ from mcecrawl.corpus.langid import detect, is_mismatch
 from mcecrawl.corpus.normalize import normalize
 
 if TYPE_CHECKING:
-    from mcecrawl.corpus.dedup import DedupStore
+    from mcecrawl.corpus.dedup import DedupSequence
 
 __all__ = ["CorpusQuality", "QUALITY_FIELDS", "TextQuality"]
 
@@ -50,7 +50,7 @@ class TextQuality:
 class CorpusQuality:
     """Configured pass; ``store`` is None to skip dedup.  ``normalize_params`` go to :func:`normalize`."""
 
-    store: DedupStore | None = None
+    store: DedupSequence | None = None  # SQLite or Redis (open_dedup_store)
     normalize_params: dict[str, Any] = field(default_factory=dict)
     langid: bool = True
     dates: bool = True

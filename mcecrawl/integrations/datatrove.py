@@ -10,9 +10,13 @@
   extraction and the corpus quality step (:class:`mcecrawl.archives.pages.PageMaker`, the same as
   ``mcecrawl from-warc``); the document's text becomes the main content and its metadata the
   item's fields.  Rejected records are dropped and counted in datatrove's stats by reason.
-  Duplicates across tasks: tasks are independent processes, so they share a *SQLite* dedup store
-  (``dedup_db``, :class:`mcecrawl.corpus.dedup.DedupStore`; on a cluster a path on a shared file
-  system, or run a datatrove dedup stage instead and leave ``dedup_db`` unset).
+  Duplicates across tasks: tasks are independent processes, so they share one dedup store,
+  ``dedup_db``: ``redis://host:port/db`` on a cluster (:class:`mcecrawl.corpus.dedup_redis.RedisDedupStore`,
+  the crawl's store; SQLite's locking is unreliable on network file systems), or a SQLite path
+  on one machine (:func:`mcecrawl.corpus.dedup.open_dedup_store`).  As in ``from-warc``, a
+  same-URL same-text repeat is a copy, so ``not duplicate_of`` keeps each text once; which of two
+  copies read at the same moment by two tasks is the first is the one whose check reached the
+  store first (the store's lock orders them).
 * :class:`McecrawlExtractor` -- a ``BaseExtractor`` (str in, str out) for pipelines that already
   read WARCs with datatrove's reader: our extraction on the decoded page.
 
@@ -87,7 +91,7 @@ def _classes() -> dict[str, type]:
             self.config = PageConfig(**config)
             self.dedup_db = dedup_db
             self.drop_duplicates = drop_duplicates
-            if dedup_db:  # created here, once: tasks creating it at the same moment find it locked
+            if dedup_db:  # created (or its parameters checked) here, once, before any task starts
                 _open_store(dedup_db).close()
 
         def run(self, data: DocumentsPipeline, rank: int = 0, world_size: int = 1) -> DocumentsPipeline:
@@ -112,7 +116,7 @@ def _classes() -> dict[str, type]:
                         self.stat_update(f"rejected_{result.reason}")
                         continue
                     if dedup is not None:
-                        _check(dedup, result)
+                        dedup.mark_duplicates(result)
                         if result.get("duplicate_of"):
                             self.stat_update("duplicates")
                             if self.drop_duplicates:
@@ -152,38 +156,28 @@ def _classes() -> dict[str, type]:
     return classes
 
 
-# Attempts at opening the shared store while another task holds its lock, and the pause between.
+# Attempts at opening a SQLite store while another task holds its lock (creating its tables), and the
+# pause between.
 OPEN_ATTEMPTS = 20
 OPEN_PAUSE = 0.25
 
 
-def _open_store(path: str) -> Any:
+def _open_store(spec: str) -> Any:
+    """The step's dedup store (:func:`~mcecrawl.corpus.dedup.open_dedup_store`), a repeat of a text at the
+    same URL marked as a copy as in ``from-warc``."""
     import sqlite3
     import time
 
-    from mcecrawl.corpus.dedup import DedupStore
+    from mcecrawl.corpus.dedup import open_dedup_store
 
     for attempt in range(OPEN_ATTEMPTS):
         try:
-            return DedupStore(path)
+            return open_dedup_store(spec, repeats_are_copies=True)
         except sqlite3.OperationalError:
             if attempt == OPEN_ATTEMPTS - 1:
                 raise
             time.sleep(OPEN_PAUSE)
     raise AssertionError("unreachable")
-
-
-def _check(dedup: Any, item: dict[str, Any]) -> None:
-    """The dedup step on ``item`` (its ``text_norm`` is the :class:`PageMaker`'s); two tasks inserting
-    the same new text at once make SQLite refuse the second insert (UNIQUE sha1): checked again,
-    that text is then found as the other's copy."""
-    import sqlite3
-
-    try:
-        dedup.mark_duplicates(item)
-    except sqlite3.IntegrityError:
-        dedup.store.commit()
-        dedup.mark_duplicates(item)
 
 
 def __getattr__(name: str) -> Any:

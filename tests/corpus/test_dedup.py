@@ -188,3 +188,152 @@ def test_a_near_copy_recrawled_stays_a_near_copy(tmp_path):
             original = store.check(normalize(TEXT, "fa"), "http://a/1", "a")
             assert original.duplicate_of is None and original.unchanged_since
             assert len(store) == 1
+
+
+# --- any signature length, one factory for both stores, repeats, batches --------------------------
+
+@pytest.mark.parametrize("num_perm", [16, 64, 100, 128, 256])
+def test_any_num_perm_finds_exact_and_near_copies(tmp_path, num_perm):
+    sig = signature(normalize(TEXT, "fa"), num_perm)
+    assert sig.shape == (num_perm,) and (sig != np.uint64(2**64 - 1)).all()
+    with DedupStore(tmp_path / "d.sqlite", num_perm=num_perm) as store:
+        assert store.check(normalize(TEXT, "fa"), "http://a/1", "a").duplicate_of is None
+        assert store.check(normalize(OTHER, "fa"), "http://a/2", "a").duplicate_of is None
+        assert store.check(normalize(TEXT, "fa"), "http://a/3", "a").kind == "exact"
+        if num_perm >= 64:  # fewer bins cannot tell a 0.9 copy from noise reliably
+            near = store.check(normalize(TEXT.replace("دوشنبه", "یکشنبه"), "fa"), "http://b/9", "b")
+            assert (near.duplicate_of, near.kind) == ("http://a/1", "near")
+    with DedupStore(tmp_path / "d.sqlite", num_perm=num_perm) as store:  # reopened: the same bins
+        assert store.check(normalize(TEXT, "fa"), "http://c/1", "c").duplicate_of == "http://a/1"
+    with pytest.raises(ValueError):
+        DedupStore(num_perm=1)
+
+
+def test_signature_bins_of_128_are_those_of_the_top_seven_bits():
+    """Stores written before any length was allowed binned by the top 7 bits: still the same bins."""
+    h = shingle_hashes(normalize(TEXT, "fa"))
+    old = np.full(128, np.uint64(2**64 - 1), dtype=np.uint64)
+    np.minimum.at(old, (h >> np.uint64(57)).astype(np.intp), h & np.uint64(0xFFFF_FFFF))
+    new = signature(normalize(TEXT, "fa"))
+    filled = old != np.uint64(2**64 - 1)
+    assert np.array_equal(old[filled], new[filled])
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    from redis_server import RedisServer
+
+    try:
+        server = RedisServer(tmp_path_factory.mktemp("redis"))
+    except FileNotFoundError as e:
+        pytest.skip(f"{e}; .ci/run installs it")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def open_store(request, tmp_path):
+    """A factory of stores of one kind, all sharing one database, through open_dedup_store's string."""
+    from mcecrawl.corpus.dedup import open_dedup_store
+
+    if request.param == "redis":
+        server = request.getfixturevalue("redis_server")
+        server.client.flushall()
+        spec = server.url
+    else:
+        spec = str(tmp_path / "dedup.sqlite")
+    opened = []
+
+    def make(**options):
+        opened.append(open_dedup_store(spec, **options))
+        return opened[-1]
+
+    yield make
+    for store in opened:
+        store.close()
+
+
+def test_open_dedup_store_picks_the_store_from_the_string(tmp_path, redis_server):
+    from mcecrawl.corpus.dedup import is_redis_url, open_dedup_store
+    from mcecrawl.corpus.dedup_redis import RedisDedupStore
+
+    assert isinstance(open_dedup_store(None), DedupStore)
+    assert isinstance(open_dedup_store(str(tmp_path / "x.sqlite")), DedupStore)
+    assert is_redis_url("redis://127.0.0.1:6379/0") and is_redis_url("rediss://h/1")
+    assert not is_redis_url("/data/redis.sqlite") and not is_redis_url(None)
+    named = open_dedup_store(redis_server.url + "#run7")
+    assert isinstance(named, RedisDedupStore) and named.prefix == "run7"
+    named.check(normalize(TEXT, "fa"), "http://a/1", "a")
+    assert len(open_dedup_store(redis_server.url + "#run7")) == 1 and len(open_dedup_store(redis_server.url)) == 0
+    with pytest.raises(ValueError):  # another signature length in the same keys
+        open_dedup_store(redis_server.url + "#run7", num_perm=64)
+
+
+def test_same_url_same_text_repeat_is_a_copy_when_repeats_are_copies(open_store):
+    store = open_store(repeats_are_copies=True)
+    text, other = normalize(TEXT, "fa"), normalize(OTHER, "fa")
+    assert store.check(text, "http://a/1", "a").duplicate_of is None
+    again = store.check(text, "http://a/1", "a")  # the next month's crawl of the same page
+    assert (again.duplicate_of, again.kind, again.similarity, again.cross_site) == ("http://a/1", "exact", 1.0, False)
+    assert again.unchanged_since
+    assert store.check(other, "http://a/1", "a").duplicate_of is None  # the page changed: a new text
+    back = store.check(text, "http://a/1", "a")  # and changed back: that text was counted once already
+    assert back.duplicate_of == "http://a/1" and back.previous_content_sha1
+    assert store.check(text, "http://b/1", "b").duplicate_of == "http://a/1"
+    crawl = open_store()  # the crawl's own reading of the same store: a re-crawl is unchanged, no copy
+    assert crawl.check(other, "http://a/2", "a").duplicate_of == "http://a/1"
+    assert crawl.check(text, "http://a/1", "a").duplicate_of is None
+
+
+def _batch_answers(store, docs):
+    return [(url, r.duplicate_of, r.kind, r.unchanged_since is not None, r.previous_content_sha1 is not None)
+            for url, r in ((url, store.check(text, url, "s")) for text, url in docs)]
+
+
+def test_rolled_back_batch_is_answered_as_if_never_seen(open_store):
+    """A run killed after the store took a WARC's texts but before its output was committed: the
+    re-run rolls the batch back and gets the answers of a run never interrupted."""
+    text, other = normalize(TEXT, "fa"), normalize(OTHER, "fa")
+    near = normalize(TEXT.replace("دوشنبه", "یکشنبه"), "fa")
+    before = [(text, "http://a/1")]  # an earlier, finished batch
+    batch = [(other, "http://a/1"), (text, "http://b/1"), (near, "http://c/1"), (other, "http://a/1"),
+             (other, "http://d/1")]
+    ref = open_store(repeats_are_copies=True)
+    ref.begin_batch("w0")
+    _batch_answers(ref, before)
+    ref.end_batch()
+    ref.begin_batch("w1")
+    expected = _batch_answers(ref, batch)
+    ref.end_batch()
+    for store in list(_opened_pair(open_store)):
+        store.begin_batch("w0")
+        _batch_answers(store, before)
+        store.end_batch()
+        store.begin_batch("w1")
+        _batch_answers(store, batch)  # ... killed here: the output never got these items
+        store.source = None
+        again = open_store(repeats_are_copies=True)
+        again.begin_batch("w1")  # rolls back what w1 left
+        assert _batch_answers(again, batch) == expected
+        again.end_batch()
+        assert again.rollback_batch("w1") == 0  # a finished batch is never undone
+
+
+def _opened_pair(open_store):
+    # the reference above filled the same database: start the interrupted run on an empty one
+    store = open_store(repeats_are_copies=True)
+    for name in ("w0", "w1"):
+        store.begin_batch(name)
+        store.source = None
+    _wipe(store)
+    yield store
+
+
+def _wipe(store):
+    if isinstance(store, DedupStore):
+        for table in ("docs", "urls"):
+            store._db.execute(f"DELETE FROM {table}")
+        store._reindex()
+    else:
+        store.server.flushdb()
+        store._check_meta()
