@@ -1,0 +1,218 @@
+"""from-warc over HTTP: WARCs by URL and by a warc.paths.gz, 503/429 with Retry-After, connections cut
+mid-file, servers that ignore Range, retries exhausted, kill -9 -- all on a server on 127.0.0.1."""
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from httpserver import Server
+from warcs import PARAS_EN, PARAS_FA, page, write_warc
+
+from mcecrawl.archives.pages import PageConfig
+from mcecrawl.archives.remote import FetchOptions, Retry, read_paths, shard
+from mcecrawl.archives.run import RunOptions, run
+from mcecrawl.corpus.files import iter_items
+
+ROOT = Path(__file__).resolve().parents[2]
+# Fields that differ between two runs of the same page (timing) or name where the WARC was read from.
+VOLATILE = ("extraction_ms", "warc_file")
+FAST = FetchOptions(retry=Retry(base=0.01))
+
+
+def _variant(paras, tag):
+    import random
+
+    rnd = random.Random(str(tag))
+    letters = "ابپتثجچحخدذرزژسشصطعغفقکگلمنوهی" if paras is PARAS_FA else "abcdefghijklmnopqrstuvwxyz"
+    return [*paras, " ".join("".join(rnd.choice(letters) for _ in range(rnd.randint(3, 7))) for _ in range(80))]
+
+
+def make_warcs(root: Path, n_files=3, per_file=6) -> list[Path]:
+    (root / "crawl").mkdir(parents=True, exist_ok=True)
+    warcs = []
+    for k in range(n_files):
+        pages = []
+        for i in range(per_file):
+            pages.append((f"http://site{k}.ir/{i}", page(_variant(PARAS_FA, f"{k}-{i}")).encode()))
+            pages.append((f"http://site{k}.com/{i}", page(_variant(PARAS_EN, f"{k}-{i}"), title="x").encode()))
+        pages.append((f"http://copy{k}.ir/0", page(_variant(PARAS_FA, "0-0")).encode()))  # a copy of site0.ir/0
+        path = root / "crawl" / f"w{k}.warc.gz"
+        write_warc(path, pages)
+        warcs.append(path)
+    return warcs
+
+
+def stable(items):
+    return sorted(({k: v for k, v in i.items() if k not in VOLATILE} for i in items), key=lambda i: i["url"])
+
+
+def _items(path):
+    return list(iter_items([path]))
+
+
+def test_urls_and_paths_give_the_local_items(tmp_path, capsys):
+    from mcecrawl.cli import main
+
+    warcs = make_warcs(tmp_path)
+    local = run(RunOptions([str(w) for w in warcs], str(tmp_path / "local.jsonl"), workers=1))
+    expected = stable(_items(tmp_path / "local.jsonl"))
+    assert len(expected) == 3 * 7 and local.kept == 21
+    with Server(tmp_path) as srv:
+        urls = [f"{srv.url}/crawl/{w.name}" for w in warcs]
+        s = run(RunOptions(urls, str(tmp_path / "urls.jsonl"), workers=2, fetch=FAST))
+        got = _items(tmp_path / "urls.jsonl")
+        assert stable(got) == expected and {i["warc_file"] for i in got} == set(urls)
+        assert s.bytes == sum(w.stat().st_size for w in warcs) == srv.bytes_sent()
+        paths = tmp_path / "warc.paths.gz"
+        paths.write_bytes(gzip.compress("".join(f"crawl/{w.name}\n" for w in warcs).encode()))
+        assert read_paths(str(paths), srv.url) == urls
+        for k in range(2):  # two machines, one list
+            assert main(["from-warc", "--paths", str(paths), "--base-url", srv.url, "--shard", f"{k}/2",
+                         "-o", str(tmp_path / f"shard{k}.jsonl"), "--workers", "1", "--json"]) == 0
+        capsys.readouterr()
+        both = _items(tmp_path / "shard0.jsonl") + _items(tmp_path / "shard1.jsonl")
+        assert [i["url"] for i in stable(both)] == [i["url"] for i in expected]
+        assert main(["from-warc", "--paths", f"{srv.url}/warc.paths.gz", "--base-url", srv.url,
+                     "-o", str(tmp_path / "p.jsonl"), "--workers", "1"]) == 0
+        assert stable(_items(tmp_path / "p.jsonl")) == expected
+    assert shard(list("abcde"), "1/2") == ["b", "d"]
+    with pytest.raises(ValueError):
+        shard(["a"], "2/2")
+    assert main(["from-warc", "-o", str(tmp_path / "x.jsonl")]) == 2
+    assert "no WARC given" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fault", ["busy503", "busy429", "cut", "cut_no_range"])
+def test_faults_lose_nothing_and_double_nothing(tmp_path, fault):
+    warcs = make_warcs(tmp_path, n_files=2)
+    run(RunOptions([str(w) for w in warcs], str(tmp_path / "local.jsonl"), workers=1))
+    expected = stable(_items(tmp_path / "local.jsonl"))
+    with Server(tmp_path) as srv:
+        f = srv.state.faults
+        if fault.startswith("busy"):
+            f.busy, f.busy_status, f.retry_after = 2, int(fault[-3:]), "1"
+        else:
+            f.cut_after, f.cut_paths, f.ignore_range = 9000, ("/crawl/w0.warc.gz",), fault == "cut_no_range"
+        t0 = time.monotonic()
+        s = run(RunOptions([f"{srv.url}/crawl/{w.name}" for w in warcs], str(tmp_path / "r.jsonl"), workers=1,
+                           fetch=FAST))
+        took = time.monotonic() - t0
+        assert stable(_items(tmp_path / "r.jsonl")) == expected and not s.unreadable
+        assert s.retries >= 1
+        if fault.startswith("busy"):
+            assert srv.state.statuses[int(fault[-3:])] == 2 and took >= 2.0  # Retry-After: 1, twice, honoured
+        else:
+            assert srv.state.requests["/crawl/w0.warc.gz"] == 2  # reopened once
+            assert srv.state.statuses[206 if fault == "cut" else 200] >= 1
+            if fault == "cut":  # resumed by range: no byte sent twice
+                assert srv.bytes_sent() == sum(w.stat().st_size for w in warcs)
+
+
+def test_a_warc_not_read_to_its_end_is_not_done(tmp_path):
+    warcs = make_warcs(tmp_path, n_files=2)
+    out = tmp_path / "r.jsonl"
+    with Server(tmp_path) as srv:
+        urls = [f"{srv.url}/crawl/{w.name}" for w in warcs] + [f"{srv.url}/crawl/missing.warc.gz"]
+        srv.state.faults.busy, srv.state.faults.retry_after = 2, "0"  # the first WARC gives up
+        give_up = FetchOptions(retry=Retry(attempts=2, base=0.01))
+        s = run(RunOptions(urls, str(out), workers=1, fetch=give_up))
+        assert s.kept < 14 and s.reasons["fetch_failed"] >= 1 and s.unreadable
+        assert all("read again by the next run" in u for u in s.unreadable)
+        state = json.loads(Path(str(out) + ".state.json").read_text())
+        assert list(state["done"]) == [urls[1]]
+        srv.state.faults.busy = 0
+        s2 = run(RunOptions(urls, str(out), workers=1, fetch=give_up))
+        assert s2.reasons == {"prefilter": s2.reasons["prefilter"], "fetch_failed": 1}  # only the 404 is left
+        assert "http_404" in s2.unreadable[0]
+    run(RunOptions([str(w) for w in warcs], str(tmp_path / "local.jsonl"), workers=1))
+    # each page once, none lost (which copy is "the first" follows the order the WARCs were done in)
+    texts = sorted((i["url"], i["text"]) for i in _items(out))
+    assert texts == sorted((i["url"], i["text"]) for i in _items(tmp_path / "local.jsonl")) and len(texts) == 14
+
+
+def _server_process(root: Path, tmp_path: Path) -> tuple[subprocess.Popen, str]:
+    port_file = tmp_path / "server.url"
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("httpserver.py")), str(root),
+                             str(port_file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while not port_file.is_file() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return proc, port_file.read_text()
+
+
+def kill_half_way(cmd: list[str], state: Path, total: int) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if state.is_file() and len(json.loads(state.read_text() or "{}").get("done", {})) >= 2:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done = len(json.loads(state.read_text())["done"])
+    assert 2 <= done < total, "the run was not killed half-way"
+    assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
+
+
+def test_resume_after_kill_9_over_http(tmp_path):
+    warcs = make_warcs(tmp_path, n_files=6, per_file=8)
+    (tmp_path / "warc.paths").write_text("".join(f"crawl/{w.name}\n" for w in warcs))
+    server, url = _server_process(tmp_path, tmp_path)
+    try:
+        out = tmp_path / "killed.jsonl.gz"
+        cmd = [sys.executable, "-m", "mcecrawl", "from-warc", "--paths", str(tmp_path / "warc.paths"),
+               "--base-url", url, "-o", str(out), "--workers", "1"]
+        kill_half_way(cmd, Path(str(out) + ".state.json"), 6)
+        run(RunOptions([f"{url}/crawl/{w.name}" for w in warcs], str(tmp_path / "full.jsonl"), workers=1))
+    finally:
+        server.kill()
+        server.wait()
+    resumed, full = _items(out), _items(tmp_path / "full.jsonl")
+    assert len(resumed) == 6 * 9 and stable(resumed) == stable(full)
+
+
+def test_page_types_keep_some_and_items_carry_page_type(tmp_path, monkeypatch):
+    import dataclasses
+
+    import mcecrawl.algorithms as algorithms
+
+    real = algorithms.extract
+
+    def judged(page, **kw):  # the page-type judgement's stand-in: listings are the pages with "1" in the URL
+        r = real(page, **kw)
+        return dataclasses.replace(r, page_type="listing" if "/1" in (kw.get("url") or "") else "article",
+                                   page_type_reason="test")
+
+    warcs = make_warcs(tmp_path, n_files=1)
+    out = tmp_path / "all.jsonl"
+    run(RunOptions([str(warcs[0])], str(out), workers=1))
+    assert {i["page_type"] for i in _items(out)} == {None}  # not judged: None, never a guess
+    monkeypatch.setattr(algorithms, "extract", judged)
+    run(RunOptions([str(warcs[0])], str(tmp_path / "typed.jsonl"), workers=1))
+    assert {i["url"]: i["page_type"] for i in _items(tmp_path / "typed.jsonl")}["http://site0.ir/1"] == "listing"
+    s = run(RunOptions([str(warcs[0])], str(tmp_path / "art.jsonl"), workers=1,
+                       config=PageConfig(page_types=("article",))))
+    kept = _items(tmp_path / "art.jsonl")
+    assert s.reasons["page_type"] == 1 and len(kept) == 6 and {i["page_type"] for i in kept} == {"article"}
+    s = run(RunOptions([str(warcs[0])], str(tmp_path / "un.jsonl"), workers=1,
+                       config=PageConfig(page_types=("unjudged",))))
+    assert s.kept == 0 and s.reasons["page_type"] == 7
+
+
+def test_page_types_option(tmp_path, capsys):
+    from mcecrawl.cli import main
+
+    warcs = make_warcs(tmp_path, n_files=1)
+    assert main(["from-warc", str(warcs[0]), "-o", str(tmp_path / "a.jsonl"), "--page-types", "nope"]) == 2
+    assert "page types are" in capsys.readouterr().err
+    assert main(["from-warc", str(warcs[0]), "-o", str(tmp_path / "a.jsonl"), "--workers", "1",
+                 "--page-types", "article,unjudged", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["kept"] == 7
