@@ -302,6 +302,8 @@ class fetch_selected:  # noqa: N801  (used like a function: an iterable of recor
                     continue
                 yield replace(rec, offset=rs.offsets[i] + rec.offset,
                               charset_detected=rec.charset_detected or rs.charsets[i])
+            elif rec.reason in ("not_warc", "unreadable_file"):  # a bad row, not a bad file
+                yield Rejected("bad_record", rs.offsets[i], rs.urls[i], f"no WARC record at this offset: {rec.detail}")
             else:
                 yield replace(rec, offset=rs.offsets[i] + rec.offset)
 

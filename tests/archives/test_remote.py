@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from httpserver import Server
-from warcs import PARAS_EN, PARAS_FA, page, write_warc
+from warcs import make_warcs
 
 from mcecrawl.archives.pages import PageConfig
 from mcecrawl.archives.remote import FetchOptions, Retry, read_paths, shard
@@ -24,29 +24,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # Fields that differ between two runs of the same page (timing) or name where the WARC was read from.
 VOLATILE = ("extraction_ms", "warc_file")
 FAST = FetchOptions(retry=Retry(base=0.01))
-
-
-def _variant(paras, tag):
-    import random
-
-    rnd = random.Random(str(tag))
-    letters = "ابپتثجچحخدذرزژسشصطعغفقکگلمنوهی" if paras is PARAS_FA else "abcdefghijklmnopqrstuvwxyz"
-    return [*paras, " ".join("".join(rnd.choice(letters) for _ in range(rnd.randint(3, 7))) for _ in range(80))]
-
-
-def make_warcs(root: Path, n_files=3, per_file=6) -> list[Path]:
-    (root / "crawl").mkdir(parents=True, exist_ok=True)
-    warcs = []
-    for k in range(n_files):
-        pages = []
-        for i in range(per_file):
-            pages.append((f"http://site{k}.ir/{i}", page(_variant(PARAS_FA, f"{k}-{i}")).encode()))
-            pages.append((f"http://site{k}.com/{i}", page(_variant(PARAS_EN, f"{k}-{i}"), title="x").encode()))
-        pages.append((f"http://copy{k}.ir/0", page(_variant(PARAS_FA, "0-0")).encode()))  # a copy of site0.ir/0
-        path = root / "crawl" / f"w{k}.warc.gz"
-        write_warc(path, pages)
-        warcs.append(path)
-    return warcs
 
 
 def stable(items):
