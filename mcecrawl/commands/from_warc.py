@@ -153,11 +153,12 @@ def _sources(args: argparse.Namespace) -> list[str]:
     warcs, missing = expand_inputs(args.warcs)
     if missing:
         raise ValueError(f"no such file: {', '.join(missing)}")
-    if args.paths:
-        warcs += [u for u in read_paths(args.paths, args.base_url or COMMON_CRAWL) if u not in warcs]
+    paths = getattr(args, "paths", None)  # reextract's namespace has none of these
+    if paths:
+        warcs += [u for u in read_paths(paths, getattr(args, "base_url", None) or COMMON_CRAWL) if u not in warcs]
     if not warcs:
         raise ValueError("no WARC given (files, URLs or --paths FILE)")
-    return shard(warcs, args.shard)
+    return shard(warcs, getattr(args, "shard", None))
 
 
 def run(args: argparse.Namespace) -> int:

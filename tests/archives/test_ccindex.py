@@ -145,3 +145,15 @@ def test_resume_after_kill_9(tmp_path):
         server.wait()
     resumed = _items(out)
     assert len(resumed) == 6 * 9 + 3 and stable(resumed) == stable(_items(full))
+
+
+def test_remote_and_index_modules_import_no_scrapy():
+    import subprocess
+
+    from test_remote import ROOT
+
+    code = ("import sys, json, mcecrawl.archives.remote, mcecrawl.archives.ccindex, mcecrawl.commands.from_cc_index\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'scrapy')))\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert json.loads(out.stdout) == []
