@@ -14,6 +14,9 @@ record's decoded text (the stand-in for Common Crawl's CLD2).  Measured, rounds 
   against the selected records' lengths;
 * the kept items: from-cc-index's equal from-warc's restricted to the selected records.
 
+``--rate-mbps`` caps each response's bandwidth (the local server sleeps between chunks), a stand-in
+for a link to data.commoncrawl.org; the default is the local server at full speed.
+
 Timings are load-sensitive: the ratio of interleaved rounds is the figure to compare.
 """
 from __future__ import annotations
@@ -46,10 +49,11 @@ def languages(url: str, body: bytes) -> str:
     return _CC.get(detect(" ".join(text.split())[:5000]).lang or "", "und")
 
 
-def serve(root: Path) -> tuple[subprocess.Popen, str]:
+def serve(root: Path, rate: float) -> tuple[subprocess.Popen, str]:
     port_file = root / "server.url"
+    port_file.unlink(missing_ok=True)
     proc = subprocess.Popen([sys.executable, str(ROOT / "tests" / "archives" / "httpserver.py"), str(root),
-                             str(port_file)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             str(port_file), str(rate)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     while not port_file.is_file():
         time.sleep(0.05)
     return proc, port_file.read_text()
@@ -63,6 +67,8 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", default=None, metavar="OUT.json")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    ap.add_argument("--rate-mbps", type=float, default=0.0,
+                    help="cap each response at this many MB/s (a WAN link's stand-in; default: none)")
     args = ap.parse_args()
 
     from bench_warc import build
@@ -79,7 +85,7 @@ def main() -> int:
     warcs = [Path(w) for w in corpus.warcs]
     index = tmp / "cc-index" / "subset=warc" / "part-00000.parquet"
     rows = build_index(warcs, tmp, index, languages)
-    server, url = serve(tmp)
+    server, url = serve(tmp, args.rate_mbps * 1e6)
     fetch = FetchOptions(concurrency=4)
     config = PageConfig()
     rounds: list[dict[str, Any]] = []
@@ -112,7 +118,8 @@ def main() -> int:
     whole_items = [i for i in iter_items([tmp / "whole0.jsonl"]) if i["url"] in selected]
     cc_items = list(iter_items([tmp / "cc0.jsonl"]))
     sizes = sum(w.stat().st_size for w in warcs)
-    report = {"records": corpus.records, "index_rows": rows, "warc_bytes": sizes, "workers": args.workers,
+    report = {"records": corpus.records, "rate_mbps": args.rate_mbps,
+              "index_rows": rows, "warc_bytes": sizes, "workers": args.workers,
               "r2l_share": round(sel.records / max(rows, 1), 4), "rounds": rounds,
               "median_ratio": sorted(x["ratio"] for x in rounds)[len(rounds) // 2],
               "bytes_over_selected": round(rounds[0]["cc_bytes"] / max(sel.record_bytes, 1), 4),

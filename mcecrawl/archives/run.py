@@ -101,7 +101,8 @@ class Summary:
                  f"{d['seconds']} s, {d['records_per_s']} records/s, {d['mb_per_s']} MB/s, "
                  f"peak RSS per worker {d['peak_rss_mb']} MB"]
         if self.selected:
-            lines.insert(0, f"{self.selected} records selected from the index ({self.index_bytes} bytes read), "
+            over_http = f" ({self.index_bytes} bytes of it read over HTTP)" if self.index_bytes else ""
+            lines.insert(0, f"{self.selected} records selected from the index{over_http}, "
                             f"{self.fetched} fetched by range ({self.bytes} bytes)")
         if self.retries:
             lines.append(f"{self.retries} HTTP requests retried")

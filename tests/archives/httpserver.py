@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,6 +20,7 @@ class Faults:
     cut_after: int | None = None  # the next response of a body stops after this many bytes (once)
     cut_paths: tuple[str, ...] = ()  # only these paths are cut ("" : any)
     ignore_range: bool = False
+    rate: float = 0.0  # bytes/s per response (0: as fast as it goes), a WAN link's stand-in
 
 
 @dataclass
@@ -106,6 +108,8 @@ class Handler(BaseHTTPRequestHandler):
                 except OSError:
                     break
                 left -= len(data)
+                if st.faults.rate:
+                    time.sleep(len(data) / st.faults.rate)
                 with st.lock:
                     st.sent[path] += len(data)
         if limit < length:  # cut the connection mid-body
@@ -146,9 +150,10 @@ class Server:
         return sum(self.state.sent.values())
 
 
-def serve_forever(root: str, port_file: str) -> None:
+def serve_forever(root: str, port_file: str, rate: float = 0.0) -> None:
     """Run a server in its own process (the kill -9 tests): its URL written to ``port_file``."""
     s = Server(Path(root))
+    s.state.faults.rate = rate
     tmp = port_file + ".tmp"
     Path(tmp).write_text(s.url)
     os.replace(tmp, port_file)
@@ -158,4 +163,4 @@ def serve_forever(root: str, port_file: str) -> None:
 if __name__ == "__main__":
     import sys
 
-    serve_forever(sys.argv[1], sys.argv[2])
+    serve_forever(sys.argv[1], sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 0.0)
