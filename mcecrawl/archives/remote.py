@@ -71,9 +71,10 @@ class Retry:
         return wait * (1 + 0.25 * random.random())
 
 
-class RemoteError(MceError, OSError):
+class RemoteError(MceError):
     """A URL that could not be read after the retries; ``reason`` is the category
-    (``http_404``, ``connection``, ``no_range``...)."""
+    (``http_404``, ``connection``, ``range_not_satisfiable``...).  Not an OSError on purpose: the
+    WARC reader takes OSError for a bad record and reads on, whereas this ends the file's reading."""
 
     def __init__(self, reason: str, detail: str):
         super().__init__(f"{reason}: {detail}")

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     import os
 
     from mcecrawl.archives.ccindex import expand_index, select
-    from mcecrawl.archives.remote import COMMON_CRAWL, FetchOptions
+    from mcecrawl.archives.remote import COMMON_CRAWL, FetchOptions, RemoteError
     from mcecrawl.archives.run import RunOptions
     from mcecrawl.archives.run import run as run_archives
     from mcecrawl.commands.from_warc import config_from_args
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
                            base_url=args.base_url or COMMON_CRAWL, fetch=fetch)
     except ImportError:
         return _error("reading the index needs pyarrow: pip install pyarrow (or mcecrawl[ccindex])")
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RemoteError) as exc:
         return _error(f"cannot read the index: {exc}")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     summary = run_archives(RunOptions(warcs=list(selection.sets), output=args.output, config=config,

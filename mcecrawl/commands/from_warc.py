@@ -166,10 +166,12 @@ def run(args: argparse.Namespace) -> int:
     from mcecrawl.archives.run import RunOptions
     from mcecrawl.archives.run import run as run_archives
 
+    from mcecrawl.archives.remote import RemoteError
+
     try:
         warcs = _sources(args)
         config = config_from_args(args)
-    except (argparse.ArgumentTypeError, OSError, ValueError) as exc:
+    except (argparse.ArgumentTypeError, OSError, ValueError, RemoteError) as exc:
         return _error(str(exc))
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     summary = run_archives(RunOptions(warcs=warcs, output=args.output, config=config, workers=args.workers,

@@ -20,6 +20,7 @@ class Faults:
     cut_after: int | None = None  # the next response of a body stops after this many bytes (once)
     cut_paths: tuple[str, ...] = ()  # only these paths are cut ("" : any)
     ignore_range: bool = False
+    down_after_cut: bool = False  # after the cut, answer every request 503 (an outage mid-file)
     rate: float = 0.0  # bytes/s per response (0: as fast as it goes), a WAN link's stand-in
 
 
@@ -96,6 +97,8 @@ class Handler(BaseHTTPRequestHandler):
             cut = st.faults.cut_after
             if cut is not None and (not st.faults.cut_paths or path in st.faults.cut_paths) and cut < length:
                 limit, st.faults.cut_after = cut, None
+                if st.faults.down_after_cut:
+                    st.faults.busy = 10 ** 9
         with open(file, "rb") as f:
             f.seek(start)
             left = limit

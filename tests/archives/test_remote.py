@@ -114,6 +114,21 @@ def test_a_warc_not_read_to_its_end_is_not_done(tmp_path):
     assert texts == sorted((i["url"], i["text"]) for i in _items(tmp_path / "local.jsonl")) and len(texts) == 14
 
 
+def test_an_outage_mid_file_leaves_the_warc_for_the_next_run(tmp_path):
+    warcs = make_warcs(tmp_path, n_files=2)
+    out = tmp_path / "r.jsonl"
+    with Server(tmp_path) as srv:
+        urls = [f"{srv.url}/crawl/{w.name}" for w in warcs]
+        f = srv.state.faults
+        f.cut_after, f.cut_paths, f.down_after_cut, f.retry_after = 9000, ("/crawl/w0.warc.gz",), True, "0"
+        s = run(RunOptions(urls, str(out), workers=1, fetch=FetchOptions(retry=Retry(attempts=3, base=0.01))))
+        assert s.reasons["fetch_failed"] == 2 and "bad_record" not in s.reasons  # an outage is no bad record
+        assert s.kept == 0 and len(s.unreadable) == 2 and "w0.warc.gz" in s.unreadable[0]
+        f.busy = 0
+        s = run(RunOptions(urls, str(out), workers=1, fetch=FAST))
+        assert s.kept == 14 and not s.unreadable
+
+
 def _server_process(root: Path, tmp_path: Path) -> tuple[subprocess.Popen, str]:
     port_file = tmp_path / "server.url"
     proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("httpserver.py")), str(root),
