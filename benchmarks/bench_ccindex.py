@@ -9,7 +9,8 @@ general and Hebrew pages).  Their columnar index is built with Common Crawl's co
 (tests/archives/ccfixture.py); ``content_languages`` is the language mcecrawl's identifier gives each
 record's decoded text (the stand-in for Common Crawl's CLD2).  Measured, rounds interleaved:
 
-* wall time of each run (from-cc-index: reading the index included), and the ratio;
+* wall time of each run (from-cc-index: reading the index included), and the ratio; the CPU time of
+  this process (``--workers 1`` runs the page path in-process; less sensitive to load than wall time);
 * bytes received: the whole WARCs vs the selected records' ranges (+ the index columns read),
   against the selected records' lengths;
 * the kept items: from-cc-index's equal from-warc's restricted to the selected records.
@@ -92,20 +93,22 @@ def main() -> int:
     try:
         urls = [f"{url}/crawl/{w.name}" for w in warcs]
         for r in range(-1, args.rounds):  # round -1 warms both up (imports, models, profiles): not reported
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             whole = run(RunOptions(urls, str(tmp / f"whole{r + 1}.jsonl"), config=config, workers=args.workers,
                                    fetch=fetch))
-            t_whole = time.perf_counter() - t0
-            t0 = time.perf_counter()
+            t_whole, c_whole = time.perf_counter() - t0, time.process_time() - c0
+            t0, c0 = time.perf_counter(), time.process_time()
             sel = select([f"{url}/cc-index/subset=warc/part-00000.parquet"], langs=config.langs, base_url=url,
                          fetch=fetch)
             cc = run(RunOptions(list(sel.sets), str(tmp / f"cc{r + 1}.jsonl"), config=config, workers=args.workers,
                                 fetch=fetch))
-            t_cc = time.perf_counter() - t0
+            t_cc, c_cc = time.perf_counter() - t0, time.process_time() - c0
             if r < 0:
                 continue
             rounds.append({"from_warc_s": round(t_whole, 3), "from_cc_index_s": round(t_cc, 3),
-                           "ratio": round(t_cc / t_whole, 3), "whole_bytes": whole.bytes, "cc_bytes": cc.bytes,
+                           "ratio": round(t_cc / t_whole, 3), "from_warc_cpu_s": round(c_whole, 3),
+                           "from_cc_index_cpu_s": round(c_cc, 3), "cpu_ratio": round(c_cc / max(c_whole, 1e-9), 3),
+                           "whole_bytes": whole.bytes, "cc_bytes": cc.bytes,
                            "index_bytes": sel.index_bytes, "selected": sel.records,
                            "selected_bytes": sel.record_bytes, "kept_whole": whole.kept, "kept_cc": cc.kept})
             print(json.dumps(rounds[-1]), file=sys.stderr)
@@ -122,6 +125,7 @@ def main() -> int:
               "index_rows": rows, "warc_bytes": sizes, "workers": args.workers,
               "r2l_share": round(sel.records / max(rows, 1), 4), "rounds": rounds,
               "median_ratio": sorted(x["ratio"] for x in rounds)[len(rounds) // 2],
+              "median_cpu_ratio": sorted(x["cpu_ratio"] for x in rounds)[len(rounds) // 2],
               "bytes_over_selected": round(rounds[0]["cc_bytes"] / max(sel.record_bytes, 1), 4),
               "items_equal": strip(cc_items) == strip(whole_items), "kept_cc": len(cc_items),
               "kept_whole_r2l_outside_selection": sum(1 for i in iter_items([tmp / "whole0.jsonl"])

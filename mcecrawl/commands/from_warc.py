@@ -162,11 +162,9 @@ def _sources(args: argparse.Namespace) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mcecrawl.archives.remote import FetchOptions
+    from mcecrawl.archives.remote import FetchOptions, RemoteError
     from mcecrawl.archives.run import RunOptions
     from mcecrawl.archives.run import run as run_archives
-
-    from mcecrawl.archives.remote import RemoteError
 
     try:
         warcs = _sources(args)

@@ -208,3 +208,19 @@ def test_page_types_option(tmp_path, capsys):
     assert main(["from-warc", str(warcs[0]), "-o", str(tmp_path / "a.jsonl"), "--workers", "1",
                  "--page-types", "article,unjudged", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["kept"] == 7
+
+
+@pytest.mark.parametrize("ignore_range", [False, True])
+def test_fetch_range_resumes_a_cut_body(tmp_path, ignore_range):
+    from mcecrawl.archives.remote import RemoteError, fetch_range
+
+    warcs = make_warcs(tmp_path, n_files=1)
+    data = warcs[0].read_bytes()
+    with Server(tmp_path) as srv:
+        srv.state.faults.ignore_range, srv.state.faults.cut_after = ignore_range, 300
+        got, received = fetch_range(f"{srv.url}/crawl/w0.warc.gz", 700, 900, Retry(base=0.01))
+        assert got == data[700:1600] and srv.state.requests["/crawl/w0.warc.gz"] == 2
+        assert received == (300 + 1600 if ignore_range else 900)  # with Range: each byte once
+        if not ignore_range:
+            with pytest.raises(RemoteError, match="range_not_satisfiable"):
+                fetch_range(f"{srv.url}/crawl/w0.warc.gz", len(data) + 10, 5, Retry(base=0.01))
