@@ -213,8 +213,9 @@ def process_warc(job: tuple[Any, str]) -> tuple[Any, str, dict[str, Any]]:
                 if isinstance(rec, Rejected) and rec.reason in ("not_warc", "unreadable_file"):
                     rejected[rec.reason] += 1
                     report()
+                    read = {k: v for k, v in src.counts().items() if k != "incomplete"}  # done: no WARC
                     return source, part, {"records": 0, "rejected": dict(rejected), "not_pages": not_pages,
-                                          **src.counts(), "unreadable": f"{warc}: {rec.detail}",
+                                          **read, "unreadable": f"{warc}: {rec.detail}",
                                           "peak_rss_mb": _peak_rss_mb()}
                 if _page(rec, out, rejected, want):
                     kept += 1

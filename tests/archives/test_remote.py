@@ -43,10 +43,13 @@ def test_urls_and_paths_give_the_local_items(tmp_path, capsys):
     assert len(expected) == 3 * 7 and local.kept == 21
     with Server(tmp_path) as srv:
         urls = [f"{srv.url}/crawl/{w.name}" for w in warcs]
-        s = run(RunOptions(urls, str(tmp_path / "urls.jsonl"), workers=2, fetch=FAST))
+        s = run(RunOptions(urls, str(tmp_path / "urls.jsonl"), workers=1, fetch=FAST))
         got = _items(tmp_path / "urls.jsonl")
         assert stable(got) == expected and {i["warc_file"] for i in got} == set(urls)
-        assert s.bytes == sum(w.stat().st_size for w in warcs) == srv.bytes_sent()
+        run(RunOptions(urls, str(tmp_path / "two.jsonl"), workers=2, fetch=FAST))  # which copy is first may differ
+        assert sorted((i["url"], i["text"]) for i in _items(tmp_path / "two.jsonl")) == \
+            sorted((i["url"], i["text"]) for i in expected)
+        assert s.bytes == sum(w.stat().st_size for w in warcs) == srv.bytes_sent() / 2
         paths = tmp_path / "warc.paths.gz"
         paths.write_bytes(gzip.compress("".join(f"crawl/{w.name}\n" for w in warcs).encode()))
         assert read_paths(str(paths), srv.url) == urls
@@ -62,6 +65,12 @@ def test_urls_and_paths_give_the_local_items(tmp_path, capsys):
     assert shard(list("abcde"), "1/2") == ["b", "d"]
     with pytest.raises(ValueError):
         shard(["a"], "2/2")
+    (tmp_path / "x.arc").write_bytes(b"filedesc://x.arc 0.0.0.0 20140101000000 text/plain 75\n")
+    with Server(tmp_path) as srv:  # no WARC at all: counted once, done (not read again)
+        for _ in range(2):
+            s = run(RunOptions([f"{srv.url}/x.arc"], str(tmp_path / "arc.jsonl"), workers=1))
+        assert s.files_skipped == 1
+        assert srv.state.requests["/x.arc"] == 1
     assert main(["from-warc", "-o", str(tmp_path / "x.jsonl")]) == 2
     assert "no WARC given" in capsys.readouterr().err
 
