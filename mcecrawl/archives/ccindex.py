@@ -115,15 +115,15 @@ def expand_index(sources: list[str]) -> tuple[list[str], list[str]]:
     return found, missing
 
 
-def _filter(names: set[str], cc_langs: tuple[str, ...] | None, hosts: tuple[str, ...] | None,
+def _filter(schema: Any, cc_langs: tuple[str, ...] | None, hosts: tuple[str, ...] | None,
             since: str | None) -> Any:
     """The pyarrow expression of the selection over the columns ``names`` the index has."""
     import re
 
-    import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.dataset as ds
 
+    names = set(schema.names)
     expr = (ds.field("fetch_status") == 200) & ds.field("content_mime_detected").isin(list(HTML_TYPES))
     if "subset" in names:  # a hive-partitioned index: only the successful captures
         expr &= ds.field("subset") == "warc"
@@ -141,14 +141,21 @@ def _filter(names: set[str], cc_langs: tuple[str, ...] | None, hosts: tuple[str,
             host_expr = e if host_expr is None else host_expr | e
         expr &= host_expr
     if since:
-        expr &= ds.field("fetch_time") >= pa.scalar(_timestamp(since), pa.timestamp("ms", tz="UTC"))
+        expr &= ds.field("fetch_time") >= _timestamp(since, schema.field("fetch_time").type)
     return expr
 
 
-def _timestamp(day: str) -> Any:
+def _timestamp(day: str, column_type: Any) -> Any:
+    """Midnight UTC of ``day`` as a scalar of the column's own type: Spark writes the index's
+    ``fetch_time`` as INT96 (read as ``timestamp[ns]``, no time zone), other writers with one."""
     from datetime import datetime, timezone
 
-    return datetime.fromisoformat(day[:10]).replace(tzinfo=timezone.utc)
+    import pyarrow as pa
+
+    midnight = datetime.fromisoformat(day[:10])
+    if getattr(column_type, "tz", None):
+        return pa.scalar(midnight.replace(tzinfo=timezone.utc), column_type)
+    return pa.scalar(midnight, column_type if pa.types.is_timestamp(column_type) else pa.timestamp("us"))
 
 
 def _http_filesystem(fetch: FetchOptions) -> tuple[Any, list[RemoteFile]]:
@@ -228,7 +235,7 @@ def select(sources: list[str], *, langs: tuple[str, ...] | None, hosts: tuple[st
             missing = [c for c in COLUMNS if c not in names]
             if missing:
                 raise ValueError(f"not a Common Crawl index table (no {', '.join(missing)} column)")
-            scanner = dataset.scanner(columns=list(COLUMNS), filter=_filter(names, cc_langs, hosts, since))
+            scanner = dataset.scanner(columns=list(COLUMNS), filter=_filter(dataset.schema, cc_langs, hosts, since))
             for batch in scanner.to_batches():
                 cols = batch.to_pydict()
                 sel.rows += batch.num_rows

@@ -62,6 +62,18 @@ def test_select_filters_language_type_status_host_date(tmp_path):
     assert urls(langs=("fa", "ar"), hosts=("news.ir", ".eg")) == ["http://news.eg/ar/1", "http://news.ir/fa/1"]
     assert "http://old.ir/fa/1" not in urls(langs=("fa",), since="2020-01-01")
     assert len(urls(langs=None)) == 6 * 2 + 1 + 3 + 1  # every HTML 200 capture
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    spark = tmp_path / "spark" / "part.parquet"  # fetch_time as Spark writes it: INT96, no time zone
+    spark.parent.mkdir()
+    table = pq.read_table(index)
+    naive = table.column("fetch_time").cast(pa.timestamp("us")).cast(pa.timestamp("ns"))
+    pq.write_table(table.set_column(table.schema.get_field_index("fetch_time"), "fetch_time", naive), spark,
+                   use_deprecated_int96_timestamps=True)
+    assert pq.read_schema(spark).field("fetch_time").type == pa.timestamp("ns")
+    since = select([str(spark)], langs=("fa",), since="2020-01-01", base_url="http://h/")
+    assert sorted(u for s in since.sets for u in s.urls) == [u for u in fa if u != "http://old.ir/fa/1"]
     sel = select(files, langs=("fa",), base_url="http://h/base")
     assert sel.sets[0].warc == "http://h/base/crawl/mixed.warc.gz" and sel.sets[0].charsets[0] == "windows-1256"
     assert list(sel.sets[0].offsets) == sorted(sel.sets[0].offsets)
