@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from httpserver import Server
-from warcs import make_warcs
+from warcs import make_warcs, write_warc
 
 from mcecrawl.archives.pages import PageConfig
 from mcecrawl.archives.remote import FetchOptions, Retry, read_paths, shard
@@ -233,3 +233,50 @@ def test_fetch_range_resumes_a_cut_body(tmp_path, ignore_range):
         if not ignore_range:
             with pytest.raises(RemoteError, match="range_not_satisfiable"):
                 fetch_range(f"{srv.url}/crawl/w0.warc.gz", len(data) + 10, 5, Retry(base=0.01))
+
+
+def test_bad_records_over_http_counted_as_on_disk(tmp_path):
+    """Every bad record the reader's tests make (cut gzip members, a cut file, a lying Content-Length,
+    garbage between records) and warcio's own test archives: the same records and reasons over HTTP."""
+    import subprocess
+
+    from test_reader import GOOD, WARCIO_DATA
+
+    from mcecrawl.archives.reader import Record, iter_records
+    from mcecrawl.archives.remote import RemoteFile
+
+    root = tmp_path / "bad"
+    root.mkdir()
+    offsets = write_warc(root / "cut-member.warc.gz", [(f"http://x.ir/{i}", GOOD) for i in range(4)])
+    data = (root / "cut-member.warc.gz").read_bytes()
+    (root / "cut-member.warc.gz").write_bytes(data[:offsets[1] + (offsets[2] - offsets[1]) // 2] + data[offsets[2]:])
+    (root / "cut-end.warc.gz").write_bytes(data[:-200])
+    write_warc(root / "lying.warc", [(f"http://x.ir/{i}", GOOD) for i in range(4)], gzip_records=False)
+    plain = (root / "lying.warc").read_bytes()
+    i = plain.index(b"Content-Length: ", plain.index(b"http://x.ir/1")) + len(b"Content-Length: ")
+    j = plain.index(b"\r\n", i)
+    (root / "lying.warc").write_bytes(plain[:i] + str(int(plain[i:j]) + 300).encode() + plain[j:])
+    (root / "garbage.warc").write_bytes(plain[:offsets[0] + 10] + b"\x00\xffgarbage\r\n\r\n" * 3 + plain)
+    repo = Path(WARCIO_DATA)
+    if repo.is_dir():
+        names = subprocess.run(["git", "--git-dir", str(repo), "ls-tree", "--name-only", "HEAD", "test/data/"],
+                               capture_output=True, text=True, check=True).stdout.split()
+        for name in names:
+            (root / name.rsplit("/", 1)[1]).write_bytes(subprocess.run(
+                ["git", "--git-dir", str(repo), "show", f"HEAD:{name}"], capture_output=True, check=True).stdout)
+
+    def seen(items):
+        return [(i.url, i.body) if isinstance(i, Record) else (i.reason, i.offset) for i in items]
+
+    files = sorted(p for p in root.iterdir())
+    with Server(root) as srv:
+        for path in files:
+            local = seen(iter_records(str(path)))
+            remote = seen(iter_records(str(path), fileobj=RemoteFile(f"{srv.url}/{path.name}")))
+            assert remote == local, path.name
+        s_local = run(RunOptions([str(p) for p in files], str(tmp_path / "l.jsonl"), workers=1,
+                                 config=PageConfig(langs=None, keep_failed=True)))
+        s_http = run(RunOptions([f"{srv.url}/{p.name}" for p in files], str(tmp_path / "h.jsonl"), workers=1,
+                                config=PageConfig(langs=None, keep_failed=True), fetch=FAST))
+    assert s_http.reasons == s_local.reasons and s_http.kept == s_local.kept and s_http.records == s_local.records
+    assert {"bad_record", "truncated_record"} <= set(s_http.reasons)
