@@ -280,3 +280,21 @@ def test_bad_records_over_http_counted_as_on_disk(tmp_path):
                                 config=PageConfig(langs=None, keep_failed=True), fetch=FAST))
     assert s_http.reasons == s_local.reasons and s_http.kept == s_local.kept and s_http.records == s_local.records
     assert {"bad_record", "truncated_record"} <= set(s_http.reasons)
+
+
+def test_retry_after_forms_and_the_shared_pause():
+    from email.utils import formatdate
+
+    from mcecrawl.archives.remote import HostGate, _retry_after
+
+    assert _retry_after("3") == 3.0 and _retry_after(None) is None and _retry_after("soon") is None
+    assert 25 < _retry_after(formatdate(time.time() + 30, usegmt=True)) <= 30  # an HTTP date
+    r = Retry(base=1.0, cap=8.0, max_retry_after=100.0)
+    assert r.delay(1, 5.0) == 5.0 and r.delay(1, 1e6) == 100.0  # honoured, up to the bound
+    assert 1.0 <= r.delay(1, None) <= 1.25 and 8.0 <= r.delay(10, None) <= 10.0  # doubling, capped, jitter
+    gate = HostGate(2)
+    gate.pause("h", 0.3)  # one thread's 503: every thread of the host waits
+    t0 = time.monotonic()
+    gate.wait("h")
+    gate.wait("other")
+    assert 0.25 <= time.monotonic() - t0 < 1.0
