@@ -186,6 +186,7 @@ class PageMaker:
             "status": outcome.status,
             "reason": outcome.reason or "",
             "page_type": outcome.page_type,
+            "page_type_reason": outcome.page_type_reason,
             **decoded.provenance(),
             "content_sha1": hashlib.sha1(text.encode("utf-8")).hexdigest() if text else None,
             "fetched_at": rec.date or "",
