@@ -21,6 +21,7 @@ COMMANDS = (
     "export-bulk",
     "push",
     "from-warc",
+    "from-cc-index",
     "reextract",
     "stats",
     "demo",

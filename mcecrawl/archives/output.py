@@ -40,6 +40,9 @@ def output_kind(path: str | Path) -> str:
 
 
 def warc_key(warc: str) -> str:
+    """The state's key of a WARC: its absolute path, or its URL as given."""
+    if warc.startswith(("http://", "https://")):
+        return warc
     return str(Path(warc).resolve())
 
 

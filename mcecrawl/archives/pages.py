@@ -16,12 +16,14 @@ from urllib.parse import urlsplit
 from mcecrawl.archives.prefilter import Prefilter, scripts_for
 from mcecrawl.archives.reader import Record, Rejected
 
-__all__ = ["ARABIC_SCRIPT_LANGS", "CARRIED_FIELDS", "PageConfig", "PageMaker", "host_matches"]
+__all__ = ["ARABIC_SCRIPT_LANGS", "CARRIED_FIELDS", "UNJUDGED", "PageConfig", "PageMaker", "host_matches"]
 
 # --lang's default: the Arabic-script languages of the corpus.
 ARABIC_SCRIPT_LANGS = ("fa", "ar", "ur", "ps")
 # Fields a crawl's item knows better than the WARC (the spider read them with the site's rules).
 CARRIED_FIELDS = ("url", "canonical_url", "site", "site_name", "lang", "title", "authors", "published_raw")
+# --page-types' name for pages the page-type judgement did not type (page_type None).
+UNJUDGED = "unjudged"
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class PageConfig:
     prefilter: bool = True
     keep_failed: bool = False  # write items whose extraction is empty or failed (reextract's way)
     items: dict[str, dict[str, Any]] | None = None  # a crawl's items by warc_record_id: only those
+    page_types: tuple[str, ...] | None = None  # keep only these page types (UNJUDGED: page_type None); None: all
 
 
 def host_matches(host: str, patterns: tuple[str, ...]) -> bool:
@@ -128,6 +131,8 @@ class PageMaker:
             return Rejected("extraction_config", rec.offset, rec.url, outcome.reason)
         if outcome.status != "ok" and not cfg.keep_failed:
             return Rejected(f"extraction_{outcome.status}", rec.offset, rec.url, outcome.reason)
+        if cfg.page_types and (outcome.page_type or UNJUDGED) not in cfg.page_types:
+            return Rejected("page_type", rec.offset, rec.url, outcome.page_type or UNJUDGED)
         item = self._item(rec, decoded, profile, algo, outcome, host)
         if old:
             item.update({k: old[k] for k in CARRIED_FIELDS if old.get(k) is not None})

@@ -8,6 +8,12 @@ quality step, :meth:`~mcecrawl.corpus.quality.CorpusQuality.mark_duplicates`, on
 ``text_norm``; so the answer does not depend on which worker saw a text first within a WARC) and
 commits the WARC.  On resume, an in-memory store is refilled from the committed items, so the
 interrupted run's items are neither lost nor duplicates of themselves.
+
+A WARC may be a local file, a URL (:mod:`mcecrawl.archives.remote`: streamed, retried, resumed by
+range) or the records Common Crawl's index selected from one WARC
+(:class:`mcecrawl.archives.ccindex.RecordSet`, fetched by range).  A WARC that could not be read to
+its end is not committed: its items are dropped, it is listed as unreadable, and the next run of the
+same command reads it again.
 """
 from __future__ import annotations
 
@@ -40,7 +46,7 @@ PROGRESS_REASONS = 3
 
 @dataclass
 class RunOptions:
-    warcs: list[str]
+    warcs: list[Any]  # paths, URLs or mcecrawl.archives.ccindex.RecordSet
     output: str
     config: PageConfig = field(default_factory=PageConfig)
     workers: int = 0  # 0: one per core
@@ -49,6 +55,7 @@ class RunOptions:
     # a same-URL same-text repeat is a copy (each text once); False: the crawl's reading, unchanged_since only
     repeats_are_copies: bool = True
     progress: bool = False
+    fetch: Any = None  # mcecrawl.archives.remote settings for URLs and ranges (FetchOptions); None: defaults
 
 
 @dataclass
@@ -64,10 +71,16 @@ class Summary:
     not_pages: int = 0
     peak_rss_mb: float = 0.0  # largest peak RSS of a worker
     unreadable: list[str] = field(default_factory=list)
+    selected: int = 0  # records Common Crawl's index selected (from-cc-index)
+    fetched: int = 0  # of them, fetched by range
+    index_bytes: int = 0  # bytes of the index read
+    retries: int = 0  # HTTP requests retried (503/429, broken connections)
 
     def add(self, counts: dict[str, Any]) -> None:
         self.records += counts.get("records", 0)
         self.bytes += counts.get("bytes", 0)
+        self.fetched += counts.get("fetched", 0)
+        self.retries += counts.get("retries", 0)
         self.not_pages += counts.get("not_pages", 0)
         self.reasons.update(counts.get("rejected", {}))
         self.peak_rss_mb = max(self.peak_rss_mb, counts.get("peak_rss_mb", 0.0))
@@ -78,7 +91,9 @@ class Summary:
                 "kept": self.kept, "duplicates": self.duplicates, "rejected": dict(self.reasons.most_common()),
                 "not_pages": self.not_pages, "bytes": self.bytes, "seconds": round(self.seconds, 2),
                 "records_per_s": round(self.records / secs, 1), "mb_per_s": round(self.bytes / secs / 1e6, 2),
-                "peak_rss_mb": round(self.peak_rss_mb, 1), "unreadable": self.unreadable}
+                "peak_rss_mb": round(self.peak_rss_mb, 1), "unreadable": self.unreadable,
+                **({"selected": self.selected, "fetched": self.fetched, "index_bytes": self.index_bytes}
+                   if self.selected else {}), "retries": self.retries}
 
     def text(self) -> str:
         d = self.as_dict()
@@ -88,17 +103,25 @@ class Summary:
                  f"rejected by reason: {rejected}",
                  f"{d['seconds']} s, {d['records_per_s']} records/s, {d['mb_per_s']} MB/s, "
                  f"peak RSS per worker {d['peak_rss_mb']} MB"]
+        if self.selected:
+            over_http = f" ({self.index_bytes} bytes of it read over HTTP)" if self.index_bytes else ""
+            lines.insert(0, f"{self.selected} records selected from the index{over_http}, "
+                            f"{self.fetched} fetched by range ({self.bytes} bytes)")
+        if self.retries:
+            lines.append(f"{self.retries} HTTP requests retried")
         lines += [f"unreadable: {u}" for u in self.unreadable]
         return "\n".join(lines)
 
 
 def expand_inputs(patterns: list[str]) -> tuple[list[str], list[str]]:
-    """Paths of ``patterns`` (files, globs, directories of ``*.warc``/``*.warc.gz``), and the patterns
-    that matched nothing."""
+    """Paths of ``patterns`` (files, globs, directories of ``*.warc``/``*.warc.gz``; URLs as given),
+    and the patterns that matched nothing."""
     found: list[str] = []
     missing: list[str] = []
     for pat in patterns:
-        if os.path.isdir(pat):
+        if pat.startswith(("http://", "https://")):
+            hits = [pat]
+        elif os.path.isdir(pat):
             hits = sorted(str(p) for p in Path(pat).rglob("*") if p.name.endswith((".warc", ".warc.gz")))
         elif glob.has_magic(pat):
             hits = sorted(glob.glob(pat, recursive=True))
@@ -113,14 +136,15 @@ def expand_inputs(patterns: list[str]) -> tuple[list[str], list[str]]:
 # --- workers --------------------------------------------------------------------------------------
 
 _maker: PageMaker | None = None
+_fetch: Any = None  # the run's FetchOptions
 # Where a worker reports progress: a multiprocessing queue, or a callable in-process; the items are
 # increments (records, kept, rejected by reason).
 _progress: Any = None
 
 
-def _init_worker(config: PageConfig, progress: Any) -> None:
-    global _maker, _progress
-    _maker, _progress = PageMaker(config), progress
+def _init_worker(config: PageConfig, progress: Any, fetch: Any = None) -> None:
+    global _maker, _progress, _fetch
+    _maker, _progress, _fetch = PageMaker(config), progress, fetch
 
 
 def _peak_rss_mb() -> float:
@@ -129,11 +153,49 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
-def process_warc(job: tuple[str, str]) -> tuple[str, str, dict[str, Any]]:
-    """Read one WARC (in a worker): kept items to the scratch file ``part``; returns its counts."""
-    from mcecrawl.jsonlines import dumps_line
+class _Source:
+    """The records of one WARC source and, once read, what reading cost and whether it ended."""
 
-    warc, part = job
+    def __init__(self, source: Any, want: Callable[[bytes], bool] | None):
+        self.remote: Any = None
+        self.selection: Any = None
+        if not isinstance(source, str):  # Common Crawl's index: the selected records by range
+            from mcecrawl.archives.ccindex import fetch_selected
+
+            self.selection = fetch_selected(source, want, _fetch)
+            self.records: Iterator[Any] = iter(self.selection)
+        elif source.startswith(("http://", "https://")):
+            from mcecrawl.archives.remote import RemoteFile
+
+            fetch = _fetch
+            self.remote = RemoteFile(source, retry=fetch.retry if fetch else None)
+            self.records = iter_records(source, fileobj=self.remote, want=want)
+        else:
+            self.path = source
+            self.records = iter_records(source, want=want)
+
+    def counts(self) -> dict[str, Any]:
+        """bytes read, retries, records fetched; ``incomplete``: why the source was not read to its end."""
+        if self.selection is not None:
+            counts: dict[str, Any] = self.selection.counts()
+            return counts
+        if self.remote is not None:
+            r = self.remote
+            self.remote.close()
+            error = r.error or (None if r.complete else "stopped before the end of the file")
+            return {"bytes": r.bytes_read, "retries": r.retries, **({"incomplete": str(error)} if error else {})}
+        try:
+            return {"bytes": os.path.getsize(self.path)}
+        except OSError:
+            return {"bytes": 0}
+
+
+def process_warc(job: tuple[Any, str]) -> tuple[Any, str, dict[str, Any]]:
+    """Read one WARC (in a worker): kept items to the scratch file ``part``; returns its counts."""
+    from mcecrawl.archives.remote import RemoteError
+
+    source, part = job
+    warc = source if isinstance(source, str) else source.warc
     assert _maker is not None, "worker not initialised"
     rejected: Counter[str] = Counter()
     records = kept = not_pages = 0
@@ -147,38 +209,57 @@ def process_warc(job: tuple[str, str]) -> tuple[str, str, dict[str, Any]]:
             sent = (records, kept, rejected.copy())
 
     want = _maker.prefilter.passes if _maker.prefilter.scripts else None
+    src = _Source(source, want)
     with open(part, "w", encoding="utf-8", newline="\n") as out:
-        for rec in iter_records(warc, want=want):
-            if isinstance(rec, Rejected):
-                if rec.reason in NOT_PAGES:
-                    not_pages += 1
-                    continue
-                if rec.reason in ("not_warc", "unreadable_file"):
+        try:
+            for rec in src.records:
+                if isinstance(rec, Rejected) and rec.reason in ("not_warc", "unreadable_file"):
                     rejected[rec.reason] += 1
                     report()
-                    return warc, part, {"records": 0, "rejected": dict(rejected), "not_pages": not_pages,
-                                        "bytes": 0, "unreadable": f"{warc}: {rec.detail}",
-                                        "peak_rss_mb": _peak_rss_mb()}
-                rejected[rec.reason] += 1
-                if rec.reason != "bad_record":
+                    read = {k: v for k, v in src.counts().items() if k != "incomplete"}  # done: no WARC
+                    return source, part, {"records": 0, "rejected": dict(rejected), "not_pages": not_pages,
+                                          **read, "unreadable": f"{warc}: {rec.detail}",
+                                          "peak_rss_mb": _peak_rss_mb()}
+                if _page(rec, out, rejected, want):
+                    kept += 1
+                if isinstance(rec, Rejected) and rec.reason in NOT_PAGES:
+                    not_pages += 1
+                elif not (isinstance(rec, Rejected) and rec.reason == "bad_record"):
                     records += 1
-                continue
-            records += 1
-            try:
-                result = _maker.make(rec, prefiltered=want is not None)
-            except Exception as e:  # a page no phase expected: counted, the run goes on
-                result = Rejected("internal_error", rec.offset, rec.url, repr(e))
-            if isinstance(result, Rejected):
-                rejected[result.reason] += 1
-            else:
-                out.write(dumps_line(result))
-                kept += 1
-            if time.monotonic() - last >= PROGRESS_EVERY:
-                report()
-                last = time.monotonic()
+                if time.monotonic() - last >= PROGRESS_EVERY:
+                    report()
+                    last = time.monotonic()
+        except RemoteError as e:  # retries exhausted: the source is left for the next run
+            counts = src.counts()
+            counts.setdefault("incomplete", str(e))
+        else:
+            counts = src.counts()
     report()
-    return warc, part, {"records": records, "rejected": dict(rejected), "not_pages": not_pages,
-                        "bytes": os.path.getsize(warc), "peak_rss_mb": _peak_rss_mb()}
+    if counts.get("incomplete"):
+        rejected["fetch_failed"] += 1
+        counts["unreadable"] = f"{warc}: not read to its end ({counts['incomplete']}); read again by the next run"
+    return source, part, {"records": records, "rejected": dict(rejected), "not_pages": not_pages,
+                          **counts, "peak_rss_mb": _peak_rss_mb()}
+
+
+def _page(rec: Any, out: Any, rejected: Counter[str], want: Callable[[bytes], bool] | None) -> bool:
+    """One record of the reader: its item written to ``out`` (True) or its reason counted."""
+    from mcecrawl.jsonlines import dumps_line
+
+    assert _maker is not None
+    if isinstance(rec, Rejected):
+        if rec.reason not in NOT_PAGES:
+            rejected[rec.reason] += 1
+        return False
+    try:
+        result = _maker.make(rec, prefiltered=want is not None)
+    except Exception as e:  # a page no phase expected: counted, the run goes on
+        result = Rejected("internal_error", rec.offset, rec.url, repr(e))
+    if isinstance(result, Rejected):
+        rejected[result.reason] += 1
+        return False
+    out.write(dumps_line(result))
+    return True
 
 
 def _report(delta: tuple[int, int, dict[str, int]]) -> None:
@@ -233,6 +314,11 @@ def _drain(queue: Any, progress: _Progress, stop: threading.Event) -> None:
             return
 
 
+def _name(source: Any) -> str:
+    """The WARC a source reads (its path or URL)."""
+    return source if isinstance(source, str) else str(source.warc)
+
+
 def _dedup(items: Iterator[dict[str, Any]], quality: Any, summary: Summary, drop: bool) -> Iterator[dict[str, Any]]:
     for item in items:  # text_norm is the worker's: only the duplicate step is left
         quality.mark_duplicates(item)
@@ -271,7 +357,7 @@ def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> 
     summary = Summary(files=len(opts.warcs))
     todo = []
     for w in opts.warcs:
-        if warc_key(w) in out.done:
+        if warc_key(_name(w)) in out.done:
             summary.files_skipped += 1
         else:
             todo.append(w)
@@ -282,19 +368,21 @@ def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> 
     dedup = CorpusQuality(store=store, langid=False, dates=False)
     if out.resumed and not opts.dedup_db:
         _replay(out, dedup)
-    jobs = [(w, str(out.part_path(w))) for w in todo]
+    jobs = [(w, str(out.part_path(_name(w)))) for w in todo]
 
-    def commit(result: tuple[str, str, dict[str, Any]]) -> None:
-        warc, part, counts = result
+    def commit(result: tuple[Any, str, dict[str, Any]]) -> None:
+        source, part, counts = result
+        warc = _name(source)
         summary.add(counts)
         if counts.get("unreadable"):
             summary.unreadable.append(counts["unreadable"])
-        # the store's records of this WARC stay tagged until its items are committed: a run killed in
-        # between undoes them on its re-run (begin_batch) instead of finding its own items seen before
-        store.begin_batch(f"{out.path.resolve()}|{warc_key(warc)}")
-        out.commit(warc, _dedup(_read_part(part), dedup, summary, opts.drop_duplicates),
-                   {k: v for k, v in counts.items() if k != "peak_rss_mb"})
-        store.end_batch()
+        if not counts.get("incomplete"):  # else not done: the next run reads it again
+            # the store's records of this WARC stay tagged until its items are committed: a run killed in
+            # between undoes them on its re-run (begin_batch) instead of finding its own items seen before
+            store.begin_batch(f"{out.path.resolve()}|{warc_key(warc)}")
+            out.commit(warc, _dedup(_read_part(part), dedup, summary, opts.drop_duplicates),
+                       {k: v for k, v in counts.items() if k not in ("peak_rss_mb", "incomplete")})
+            store.end_batch()
         os.unlink(part)
         progress.files += 1
         progress.show(force=True)
@@ -303,7 +391,7 @@ def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> 
 
     try:
         if workers == 1:
-            _init_worker(opts.config, progress.add)
+            _init_worker(opts.config, progress.add, opts.fetch)
             for job in jobs:
                 commit(process_warc(job))
         else:
@@ -314,7 +402,7 @@ def run(opts: RunOptions, *, on_commit: Callable[[str], None] | None = None) -> 
             stop = threading.Event()
             drainer = threading.Thread(target=_drain, args=(queue, progress, stop), daemon=True)
             drainer.start()
-            with ctx.Pool(workers, initializer=_init_worker, initargs=(opts.config, queue)) as pool:
+            with ctx.Pool(workers, initializer=_init_worker, initargs=(opts.config, queue, opts.fetch)) as pool:
                 # committed in input order, whichever worker finishes first: the first copy of a text
                 # is the first in the WARC list (then record order), the same in every run
                 for result in pool.imap(process_warc, jobs):

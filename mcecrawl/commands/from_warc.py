@@ -18,8 +18,20 @@ HELP = ("WARC files (Common Crawl's too) to a clean corpus: prefilter by script,
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("warcs", nargs="+", metavar="WARC",
-                        help="WARC files (.warc, .warc.gz), globs or directories of them")
+    parser.add_argument("warcs", nargs="*", metavar="WARC",
+                        help="WARC files (.warc, .warc.gz), globs or directories of them, or http(s) URLs "
+                             "(streamed, retried, resumed by range)")
+    parser.add_argument("--paths", default=None, metavar="FILE",
+                        help="a warc.paths(.gz) file (local or URL): its WARCs, read over HTTP(S) below --base-url")
+    parser.add_argument("--base-url", default=None, metavar="URL",
+                        help="where --paths' paths live (default: https://data.commoncrawl.org/)")
+    parser.add_argument("--shard", default=None, metavar="K/N",
+                        help="only every N-th WARC from the K-th (0 <= K < N): N machines, one list")
+    add_page_arguments(parser)
+
+
+def add_page_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the page path and the output, shared with ``from-cc-index``."""
     parser.add_argument("-o", "--output", required=True, metavar="OUT",
                         help="a .jsonl or .jsonl.gz file, or a directory of per-WARC shards (re-run the same "
                              "command to resume a killed run)")
@@ -35,6 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--since", default=None, metavar="YYYY-MM-DD",
                         help="only pages published (else fetched) on or after this day")
     parser.add_argument("--until", default=None, metavar="YYYY-MM-DD", help="... on or before this day")
+    parser.add_argument("--page-types", default=None, metavar="TYPES",
+                        help="keep only these page types, comma-separated (article, listing, forum, product, "
+                             "collection, documentation, service, other; unjudged: pages the judgement did not "
+                             "type); default: all")
     parser.add_argument("--profile", default=None, help="one site profile for every record")
     parser.add_argument("--all-pages", action="store_true",
                         help="also pages at a known site's non-article URLs")
@@ -119,28 +135,55 @@ def config_from_args(args: argparse.Namespace) -> PageConfig:
         if unknown:
             raise ValueError(f"--lang {','.join(unknown)}: language identification knows {', '.join(LANGUAGES)} "
                              "(or all)")
+    page_types = None
+    if getattr(args, "page_types", None):
+        from mcecrawl.algorithms.result import PAGE_TYPES
+        from mcecrawl.archives.pages import UNJUDGED
+
+        page_types = tuple(t.strip().lower() for t in args.page_types.split(",") if t.strip())
+        unknown = [t for t in page_types if t not in PAGE_TYPES and t != UNJUDGED]
+        if unknown:
+            raise ValueError(f"--page-types {','.join(unknown)}: page types are {', '.join(PAGE_TYPES)} "
+                             f"(or {UNJUDGED})")
     return PageConfig(langs=langs, algorithm=args.algorithm, params=params, profile=args.profile,
+                      page_types=page_types,
                       all_pages=args.all_pages, hosts=_hosts(args.hosts), since=_day(args.since),
                       until=_day(args.until), prefilter=not args.no_prefilter,
                       keep_failed=args.keep_failed or bool(args.items), items=items)
 
 
-def run(args: argparse.Namespace) -> int:
-    from mcecrawl.archives.run import RunOptions, expand_inputs
-    from mcecrawl.archives.run import run as run_archives
+def _sources(args: argparse.Namespace) -> list[str]:
+    """The WARCs to read: the arguments, then ``--paths``' URLs, sharded; ValueError/OSError when none."""
+    from mcecrawl.archives.remote import COMMON_CRAWL, read_paths, shard
+    from mcecrawl.archives.run import expand_inputs
 
     warcs, missing = expand_inputs(args.warcs)
     if missing:
-        return _error(f"no such file: {', '.join(missing)}")
+        raise ValueError(f"no such file: {', '.join(missing)}")
+    paths = getattr(args, "paths", None)  # reextract's namespace has none of these
+    if paths:
+        warcs += [u for u in read_paths(paths, getattr(args, "base_url", None) or COMMON_CRAWL) if u not in warcs]
+    if not warcs:
+        raise ValueError("no WARC given (files, URLs or --paths FILE)")
+    return shard(warcs, getattr(args, "shard", None))
+
+
+def run(args: argparse.Namespace) -> int:
+    from mcecrawl.archives.remote import FetchOptions, RemoteError
+    from mcecrawl.archives.run import RunOptions
+    from mcecrawl.archives.run import run as run_archives
+
     try:
+        warcs = _sources(args)
         config = config_from_args(args)
-    except (argparse.ArgumentTypeError, OSError, ValueError) as exc:
+    except (argparse.ArgumentTypeError, OSError, ValueError, RemoteError) as exc:
         return _error(str(exc))
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     summary = run_archives(RunOptions(warcs=warcs, output=args.output, config=config,
                                       workers=args.workers, dedup_db=args.dedup_db,
                                       drop_duplicates=getattr(args, "drop_duplicates", False),
-                                      repeats_are_copies=getattr(args, "repeats_are_copies", True), progress=progress))
+                                      repeats_are_copies=getattr(args, "repeats_are_copies", True), progress=progress,
+                                      fetch=FetchOptions()))
     if args.json:
         print(json.dumps(summary.as_dict(), ensure_ascii=False))
     else:

@@ -59,3 +59,29 @@ def write_warc(path: Path, pages: list[tuple[str, bytes]], *, gzip_records: bool
 def gzip_whole(path: Path, target: Path) -> None:
     """The same WARC as one gzip stream (whole-file gzip)."""
     target.write_bytes(gzip.compress(path.read_bytes()))
+
+
+def variant(paras, tag):
+    """``paras`` with a paragraph of random words only this ``tag`` has (no near-duplicate of the others)."""
+    import random
+
+    rnd = random.Random(str(tag))
+    letters = "ابپتثجچحخدذرزژسشصطعغفقکگلمنوهی" if paras is PARAS_FA else "abcdefghijklmnopqrstuvwxyz"
+    return [*paras, " ".join("".join(rnd.choice(letters) for _ in range(rnd.randint(3, 7))) for _ in range(80))]
+
+
+def make_warcs(root: Path, n_files=3, per_file=6) -> list[Path]:
+    """``root/crawl/w<k>.warc.gz``: per file ``per_file`` Persian and English pages and one copy of
+    ``site0.ir/0`` (the duplicate across files)."""
+    (root / "crawl").mkdir(parents=True, exist_ok=True)
+    warcs = []
+    for k in range(n_files):
+        pages = []
+        for i in range(per_file):
+            pages.append((f"http://site{k}.ir/{i}", page(variant(PARAS_FA, f"{k}-{i}")).encode()))
+            pages.append((f"http://site{k}.com/{i}", page(variant(PARAS_EN, f"{k}-{i}"), title="x").encode()))
+        pages.append((f"http://copy{k}.ir/0", page(variant(PARAS_FA, "0-0")).encode()))  # a copy of site0.ir/0
+        path = root / "crawl" / f"w{k}.warc.gz"
+        write_warc(path, pages)
+        warcs.append(path)
+    return warcs
