@@ -56,8 +56,8 @@ def main() -> int:
     ap.add_argument("--sets", nargs="+", default=list(SETS))
     args = ap.parse_args()
     runs = extractors()
-    print(f"| dataset | pages | MB | scored_regions | resiliparse | trafilatura | / resiliparse | / trafilatura |"
-          f"\n|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| dataset | pages | MB | scored_regions | resiliparse | trafilatura | / resiliparse | / trafilatura |"
+          "\n|---|---:|---:|---:|---:|---:|---:|---:|")
     for name in args.sets:
         if not (DATA / name).is_dir():
             print(f"| {name} | absent | | | | | | |")
