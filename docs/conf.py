@@ -25,3 +25,15 @@ autodoc_typehints = "description"
 autodoc_mock_imports = ["datatrove", "matplotlib"]
 html_theme = "alabaster"
 html_title = "mcecrawl"
+
+
+def _rewrite_root_links(app, relative_path, parent_docname, content) -> None:
+    """README.md and BENCHMARKS.md live at the repository root and link each other by file name; in
+    the site they are the pages ``readme`` and ``benchmarks`` (their ``docs/`` links are made relative
+    by the include's ``relative-docs``)."""
+    for name in ("README", "BENCHMARKS"):
+        content[0] = content[0].replace(f"]({name}.md", f"]({name.lower()}.md")
+
+
+def setup(app):
+    app.connect("include-read", _rewrite_root_links)
