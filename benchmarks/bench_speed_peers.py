@@ -65,8 +65,8 @@ def main() -> int:
         items = [(p.body, p.content_type) for p in load_dataset(DATA / name)]
         mb = sum(len(b) for b, _ in items) / 1e6
         rate = {k: mb / t for k, t in best_times(items, runs, args.rounds).items()}
-        print(f"| {name} | {len(items)} | {mb:.1f} | {rate['scored_regions']:.0f} | {rate['resiliparse']:.0f} | "
-              f"{rate['trafilatura']:.0f} | {rate['scored_regions'] / rate['resiliparse']:.2f}× | "
+        print(f"| {name} | {len(items)} | {mb:.1f} | {rate['scored_regions']:.3g} | {rate['resiliparse']:.3g} | "
+              f"{rate['trafilatura']:.3g} | {rate['scored_regions'] / rate['resiliparse']:.2f}× | "
               f"{rate['scored_regions'] / rate['trafilatura']:.2f}× |", flush=True)
     return 0
 
