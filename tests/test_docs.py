@@ -21,7 +21,7 @@ DOCS = ROOT / "docs"
 OUTSIDE_NAMES = {"response", "spider"}
 # Scrapy's exceptions, named to say they stay Scrapy's.
 SCRAPY_CLASSES = {"DropItem", "IgnoreRequest", "NotConfigured"}
-PATH_SUFFIXES = (".py", ".pyx", ".json", ".toml", ".cfg")
+PATH_SUFFIXES = (".py", ".pyx", ".json", ".toml", ".cfg", ".md")
 
 
 def _module_files() -> dict[str, Path]:
