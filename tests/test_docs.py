@@ -224,7 +224,8 @@ def test_the_docs_build_with_warnings_as_errors(tmp_path):
     assert result.returncode == 0, result.stderr[-4000:]
 
 
-# A tracker number ("issue 20") means nothing outside this repository: say the decision or the measurement.
+# A tracker number (the word "issue" and a number) means nothing outside this repository: say the decision
+# or the measurement.
 TRACKER_NUMBER = re.compile("issue" + r" ?#?[0-9]+", re.I)
 TEXT_SUFFIXES = {".py", ".pyx", ".pxd", ".md", ".json", ".txt", ".toml", ".cfg"}
 
