@@ -19,8 +19,9 @@ DOCS = ROOT / "docs"
 
 # Dotted names in the architecture page that are not the package's: objects a reader meets in Scrapy.
 OUTSIDE_NAMES = {"response", "spider"}
-# Scrapy's exceptions, named to say they stay Scrapy's.
-SCRAPY_CLASSES = {"DropItem", "IgnoreRequest", "NotConfigured"}
+# Capitalised names that are not the package's classes: Scrapy's exceptions, named to say they stay Scrapy's,
+# and HTTP headers.
+OUTSIDE_CLASSES = {"DropItem", "IgnoreRequest", "NotConfigured", "Range"}
 PATH_SUFFIXES = (".py", ".pyx", ".json", ".toml", ".cfg", ".md")
 
 
@@ -151,7 +152,7 @@ def architecture_problems(text: str) -> list[str]:
             if found is False or (found is None and span.split(".")[0] not in OUTSIDE_NAMES):
                 problems.append(f"{span!r} names nothing in mcecrawl")
         elif re.fullmatch(r"[A-Z][a-z]\w*", span):
-            if span not in _all_definitions() and span not in SCRAPY_CLASSES:
+            if span not in _all_definitions() and span not in OUTSIDE_CLASSES:
                 problems.append(f"class {span!r} is not defined in mcecrawl")
         elif re.fullmatch(r"[A-Za-z]\w*_\w*", span):
             if span not in _all_definitions() and not hasattr(default_settings, span):
