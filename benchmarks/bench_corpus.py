@@ -1,4 +1,4 @@
-"""Corpus-quality benchmark (issue 6): speed of normalisation + language ID + dedup per article,
+"""Corpus-quality benchmark: speed of normalisation + language ID + dedup per article,
 near-duplicate recall/precision on edited copies of real R2L texts, language-ID accuracy.
 
     python benchmarks/bench_corpus.py [--shared ../shared/data] [--seeds 10] [--repeat 5]

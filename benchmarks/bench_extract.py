@@ -1,4 +1,4 @@
-"""Benchmark of the extraction core (issue 2): accuracy, speed, memory, parameter sweep.
+"""Benchmark of the extraction core (r2l, dana, danag): accuracy, speed, memory, parameter sweep.
 
     python benchmarks/bench_extract.py accuracy     # r2l pages: every algorithm and installed peer
     python benchmarks/bench_extract.py speed        # MB/s on r2l and scrapinghub_aeb, peers too

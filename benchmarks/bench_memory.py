@@ -17,7 +17,7 @@ modules, the page itself), resets the peak with ``/proc/self/clear_refs`` (Linux
 ``VmHWM``.  Reported: (VmHWM - baseline) / page size, i.e. peak RSS above the process baseline,
 not traced Python allocations.  Times are wall-clock on a shared machine: noisy.
 
-Second measure, the fresh-process one of issue 21 (``--fresh``, column "fresh"): ``ru_maxrss`` of a
+Second measure, the fresh-process one (``--fresh``, column "fresh"): ``ru_maxrss`` of a
 fresh process that imports mcecrawl, reads the page from a file and extracts it, minus
 ``ru_maxrss`` of a fresh process that only imports mcecrawl, over the page size.  It counts what
 the first leaves out: the page's bytes, the decoded text the caller holds, modules imported on
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also run the sized cases at 2x and report the time ratio")
     parser.add_argument("--json", type=Path, help="write the rows as JSON")
     parser.add_argument("--fresh", action="store_true",
-                        help="also report the fresh-process measure of issue 21 for the sized cases (see above)")
+                        help="also report the fresh-process measure for the sized cases (see above)")
     parser.add_argument("--build-child", nargs=3, metavar=("CASE", "BYTES", "PATH"), help=argparse.SUPPRESS)
     parser.add_argument("--fresh-child", nargs=2, metavar=("ALGORITHM", "PATH"), help=argparse.SUPPRESS)
     parser.add_argument("--child", nargs=3, metavar=("ALGORITHM", "CASE", "BYTES"), help=argparse.SUPPRESS)

@@ -1,4 +1,4 @@
-"""Search-index benchmark (issue 7): indexing rate, search latency at 100k articles, variant recall.
+"""Search-index benchmark: indexing rate, search latency at 100k articles, variant recall.
 
     python benchmarks/bench_search.py [--docs 100000] [--queries 300] [--data ../shared/data] [--json OUT]
 

@@ -1,4 +1,4 @@
-"""Benchmark of ``mcecrawl from-warc`` against two peer pipelines on the same WARCs (issue 18).
+"""Benchmark of ``mcecrawl from-warc`` against two peer pipelines on the same WARCs.
 
     python benchmarks/bench_warc.py --records 2000            # accuracy + throughput, markdown on stdout
     python benchmarks/bench_warc.py --records 400 --quick     # a check that it runs
@@ -47,7 +47,7 @@ if not SHARED.is_dir():
     SHARED = Path("/work/shared/data")
 
 ARABIC = ("fa", "ar", "ur", "ps")
-# Arabic-script share of the records, as in Common Crawl (issue 18: "about 5 %").
+# Arabic-script share of the records, as in Common Crawl (about 5 %).
 TARGET_SHARE = 0.05
 # A target page's extracted text is mojibake when under half of its letters are Arabic script
 # (its gold is all Arabic script), or when it holds U+FFFD or the Latin-1 reading of Arabic UTF-8 / cp1256.

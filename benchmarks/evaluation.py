@@ -1,4 +1,4 @@
-"""Figures for BENCHMARKS.md, section "Evaluation and quality gate (issue 3)".
+"""Figures for BENCHMARKS.md, history section "Evaluation and quality gate" (docs/history.md).
 
     python benchmarks/evaluation.py [--data ../shared/data] [--peers]
 

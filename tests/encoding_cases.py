@@ -169,7 +169,7 @@ def other_script_cases() -> list[Case]:
     return cases
 
 
-# UTF-16/32 without a BOM (issue 21): byte orders, pages of ASCII only, of R2L text, and with
+# UTF-16/32 without a BOM (the nul_pattern step): byte orders, pages of ASCII only, of R2L text, and with
 # characters outside the BMP (surrogate pairs in UTF-16; mathematical letters, emoji, old Persian).
 WIDE_CODECS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
 NON_BMP = " \U0001d400\U0001d56b \U0001f600 \U000103a0\U000103a1 \U00010000"

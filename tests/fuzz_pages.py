@@ -36,7 +36,7 @@ TOKENS = (
     "\u060c".encode(), "\u061f".encode(), "\u3002".encode(), "\uff0c".encode(), b".", b",", b"!", b"?",
     "\u05e9\u05dc\u05d5\u05dd".encode(), "\U0001f600".encode(), b"\xd8", b"\xe2\x80", b"\xef\xbb", b"\xff",
     b"\xc0\xaf", b"word", b"Prose, with commas. ",
-    # issue 20: the tokenizer's states (attribute values, escaped script data, template, textarea)
+    # the tokenizer's states the segmentation reads (attribute values, escaped script data, template, textarea)
     b"<script><!--", b"<script/>", b"</SCRIPT/", b"<template>", b"</template>", b"<TEXTAREA name=t>",
     b"</textarea>", b"<div data-x='{\"a\": \"<p>x<\\/p>\"}'>", b'<a title="a>b" ', b" =", b"='",
 )

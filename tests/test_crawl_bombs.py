@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "spiders"))
 from bbc_texts import SERVICES  # noqa: E402
 
 POOL = [p for a in SERVICES["persian"]["articles"] for p in a["paragraphs"]]
-MAX_RSS_MB = 500  # issue 21
+MAX_RSS_MB = 500  # the crawl's memory target, bombs or not
 N_ARTICLES = 12
 
 

@@ -56,7 +56,7 @@ def test_crawl_twice_then_after_an_edit(tmp_path):
     assert int(stats["mcecrawl/corpus/recrawl/updated"]) == 1
 
 
-# --- exact and near copies across re-crawls, in both stores (issue 21) -------------------------
+# --- exact and near copies across re-crawls, in both stores: one check sequence -------------------------
 
 ORIGINALS = 8
 COPIES = {8: (0, "exact"), 9: (1, "exact"), 10: (2, "near"), 11: (3, "near")}  # copy -> (original, kind)

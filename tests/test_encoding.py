@@ -453,7 +453,7 @@ def test_detected_charset_is_evidence_validated_like_a_label():
     assert d.source != "detected"
 
 
-# --- UTF-16/32 without a BOM (issue 21) --------------------------------------------------------
+# --- UTF-16/32 without a BOM: the nul_pattern step --------------------------------------------------------
 
 @pytest.mark.parametrize("case", wide_cases(), ids=lambda c: c.name)
 def test_utf16_utf32_without_bom_or_label(case):

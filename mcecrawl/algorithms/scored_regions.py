@@ -23,7 +23,7 @@ page-independent evidence, parsing only the chosen lines.  Phases, one function 
 5. :func:`clean_region` — the chosen lines are parsed (lxml) inside their containers' opening
    tags and, within them, boilerplate containers, link boxes, hidden elements, captions,
    notices (newsletter, disclaimer, ad slots), metadata, bylines and link-dense blocks are
-   dropped (Readability's cleaning rules; issue 20's additions in ``docs/algorithms.md``).
+   dropped (Readability's cleaning rules; the rules added since, measured per rule, in ``docs/algorithms.md``).
 6. Text policy: the headline (:func:`find_headline`) first, then one block per line; a short
    breadcrumb or kicker above the headline inside the region is dropped.
 
@@ -154,7 +154,7 @@ UNLIKELY = re.compile(
     r"pagination|pager|popup|yom-remote", re.I)
 MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|mathjax|shadow", re.I)
 # The unlikely word no candidate word redeems: "relatedArticles", "related-content" name other
-# articles, and the candidate word in them says what those are (issue 20, BENCHMARKS.md).
+# articles, and the candidate word in them says what those are (docs/history.md, "Cleaning and joining rules").
 UNRELATED = re.compile(r"related", re.I)
 NEGATIVE = re.compile(
     r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|"
@@ -167,7 +167,7 @@ MEDIA = re.compile(r"caption|credit|gallery|slideshow|carousel", re.I)
 # a slideshow's captions and controls are not.  200-500 are flat on four dev sets, 200 is
 # scrapinghub_aeb +0.0005; 100 cuts credits into the text, 1,000 drops slides (BENCHMARKS.md).
 MEDIA_MAX_CHARS = 200
-# Ours, kept only because it helps held out (BENCHMARKS.md, issue 20): what the site places inside
+# Ours, kept only because it helps held out (docs/history.md, "Cleaning and joining rules"): what the site places inside
 # the article's container about itself — newsletter sign-ups, subscription and paywall boxes,
 # editorial disclaimers and disclosures, copyright lines, and ad slots ("ad", "ads", "advert…"
 # as a whole word or a word's dash/underscore-separated part: "ad-unit", "js_ad-slot", never

@@ -686,7 +686,7 @@ def _paragraphs(leaves: list[LeafNode], selected: list[bool]) -> list[str]:
 
     Empties ``leaves`` as it reads them, first to last, so each leaf (and the tree with the last
     one) is freed as soon as it is read: on a page of many short rows the paragraphs then reuse
-    the leaves' memory instead of adding ~1.5x the page size to the peak (BENCHMARKS.md, issue 21).
+    the leaves' memory instead of adding ~1.5x the page size to the peak (BENCHMARKS.md, "Memory on hostile pages").
     """
     out: list[str] = []
     pieces: list[str] = []

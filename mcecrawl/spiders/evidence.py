@@ -328,7 +328,7 @@ def microdata_evidence(body: bytes) -> str | None:
 # 5 Hebrew) extract 86-7,491 such characters; the listing and home pages of the bundled fixture
 # sites 0-323, so prose alone cannot tell them apart: it is a veto on top of page evidence.  Held out
 # (real articles recognised by og:type or microdata alone, other languages): 1 of 71 scrapinghub_aeb,
-# 1 of 60 readability_mozilla, 1 of 63 trafilatura_eval pages fall under it (BENCHMARKS.md, issue 19).
+# 1 of 60 readability_mozilla, 1 of 63 trafilatura_eval pages fall under it (docs/history.md, "Generic news spider").
 MIN_PROSE_CHARS = 200
 _SENTENCE_END = re.compile(r"[.!?\u061f\u06d4\u0964]+(?=\s|$|[\"'\u00bb\u201d)\]])")
 

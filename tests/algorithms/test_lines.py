@@ -194,7 +194,7 @@ def test_unclosed_heads_are_searched_for_their_closing_tag_once(monkeypatch):
     assert len(searches) == 1
 
 
-# A head script that writes a popup document: its string holds "</HEAD>" (issue 20).
+# A head script that writes a popup document: its string holds "</HEAD>".
 POPUP_HEAD = (b"<html><head><title>t</title><script>var w = '<HTML><HEAD><TITLE>x</TITLE></HEAD><BODY>';\n"
               + b"function f(a) { return a < 2 && a > 0; }\n" * 50
               + b"</script><style>p:after{content:'</head>'}</style><!-- </head> --></head>"
@@ -248,7 +248,7 @@ def test_golden_head_holding_a_commented_out_head_end(shared_data):
     (b"<a href=\"x>y<p>z", [b"<a href=\"x>y<p>z"]),
 ])
 def test_tag_ends_skip_quoted_attribute_values(page, tags):
-    """Issue 20: a ">" or "<" inside a quoted attribute value ends or opens nothing (WHATWG HTML
+    """A ">" or "<" inside a quoted attribute value ends or opens nothing (WHATWG HTML
     §13.2.5.32-39), on both cores."""
     from mcecrawl.algorithms import profile_impl
 

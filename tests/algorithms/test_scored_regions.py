@@ -196,7 +196,7 @@ def test_short_text_above_the_headline_is_dropped_long_text_kept():
 
 
 def test_head_script_writing_a_popup_document_does_not_win():
-    """Issue 20: a head script's string holds "</HEAD>"; the head ends at its real end tag, so
+    """A head script's string holds "</HEAD>"; the head ends at its real end tag, so
     the rest of the script (code with sentence punctuation) is never text and never wins."""
     script = ("<script>function popup(t) { var w = window.open('', 'p'); w.document.write("
               "'<HTML><HEAD><TITLE>' + t + '</TITLE></HEAD><BODY>'); }\n"
@@ -209,7 +209,7 @@ def test_head_script_writing_a_popup_document_does_not_win():
 
 
 def test_markup_held_in_an_attribute_value_is_never_text():
-    """Issue 20: page data in a quoted attribute (a lightbox caption, a component's JSON props)
+    """Page data in a quoted attribute (a lightbox caption, a component's JSON props)
     holds escaped markup; it belongs to its tag, so "<\\/p>" and the JSON never come out."""
     caption = "".join(f"\\u00e9 {t} <b>{i}<\\/b>. " for i, t in enumerate(ARTICLE * 3))
     props = "".join(f'<div data-props=\'{{"html": "<p class=\\"c\\">{caption}<\\/p>", "n": {i}}}\'></div>\n'
@@ -249,7 +249,7 @@ def blog_home(post_tag: str, post_class: str) -> str:
 
 @pytest.mark.parametrize("post_tag, post_class", [("article", "post type-post"), ("div", "post hentry")])
 def test_every_post_of_a_blog_home_page_is_kept(post_tag, post_class):
-    """Issue 20: when several posts are the main content, the sibling posts (one template, one
+    """When several posts are the main content, the sibling posts (one template, one
     parent) are joined; the teaser links of another template are not."""
     result = mcecrawl.extract(blog_home(post_tag, post_class), algorithm="scored_regions")
     for texts in POSTS:
@@ -272,7 +272,7 @@ def test_golden_article_split_into_sibling_article_elements():
 
 
 def test_client_side_template_never_wins():
-    """Issue 20: a client-side template (an inert <template>) holds more prose than the article,
+    """A client-side template (an inert <template>) holds more prose than the article,
     with "{{ }}" placeholders; it is never rendered, so it never wins and never comes out."""
     notice = "این متن یک هشدار است که تنها در برخی صفحه‌ها نشان داده می‌شود، نه در این صفحه. "
     template = ('<template id="post-tpl"><article :id="post.id"><h2>{{ post.title }}</h2>'
@@ -309,7 +309,7 @@ LONGER = ARTICLE + [
                                     'aria-hidden="true"'])
 def test_hidden_copy_beside_the_visible_article_comes_out_once(hidden):
     """A hidden schema.org copy of the article beside the visible one, holding the region's
-    middle line: it is not exempt from cleaning, so the text comes out once.  Issue 20."""
+    middle line: it is not exempt from cleaning, so the text comes out once."""
     assert len("".join(LONGER)) > sr.RETRY_CHARS
     copy = (f'<div {hidden} itemscope itemtype="https://schema.org/NewsArticle">'
             f'<div itemprop="articleBody">{paragraphs(LONGER)}</div></div>')
@@ -320,7 +320,7 @@ def test_hidden_copy_beside_the_visible_article_comes_out_once(hidden):
 
 def test_hidden_only_copy_of_the_article_still_gives_the_text():
     """The only copy of the article is hidden: under RETRY_CHARS remain, so the cleaning is
-    redone with its containers exempt.  Issue 20."""
+    redone with its containers exempt."""
     body = f'<div style="display:none"><h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</div>'
     result = mcecrawl.extract(page(body), algorithm="scored_regions")
     assert result.ok
@@ -329,7 +329,7 @@ def test_hidden_only_copy_of_the_article_still_gives_the_text():
 
 def test_class_word_footer_nav_aside_is_boilerplate_despite_content():
     """<div id="footer" class="footer footer-content">: a class/id word that is exactly footer,
-    nav or aside is boilerplate; "content" elsewhere does not redeem it.  Issue 20."""
+    nav or aside is boilerplate; "content" elsewhere does not redeem it."""
     assert sr.is_boilerplate("div", "footer footer-content footer")
     assert sr.is_boilerplate("div", "nav nav-content")
     assert sr.is_boilerplate("div", "aside post-content")
@@ -343,7 +343,7 @@ def test_class_word_footer_nav_aside_is_boilerplate_despite_content():
 
 def test_newsletter_disclaimer_and_copyright_notices_are_dropped():
     """Notices inside the article's container (class/id newsletter, disclaimer, copyright)
-    are cleaned.  Issue 20."""
+    are cleaned."""
     disclaimer = "این نوشته تنها دیدگاه نویسنده است و خبرگزاری مسئولیتی درباره آن ندارد."
     newsletter = "برای دریافت خبرهای روزانه در خبرنامه ما عضو شوید. هر روز صبح خبرها را در ایمیل خود بخوانید."
     rights = "© ۲۰۲۶ خبرگزاری. همه حقوق محفوظ است."
@@ -359,7 +359,7 @@ def test_newsletter_disclaimer_and_copyright_notices_are_dropped():
     ("address", False), ("head-note", False), ("load-more", False)])
 def test_ad_slot_words_are_notices(words, dropped):
     """An ad slot's label ("Advertisement") inside the article goes: "ad", "ads", "advert…" as a
-    class word or a dash/underscore part of one, never "address" or "head".  Issue 20."""
+    class word or a dash/underscore part of one, never "address" or "head"."""
     label = "تبلیغات در این بخش نشان داده می‌شود"
     body = (f'<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE[:2])}<div class="{words}"><span>{label}</span></div>'
             f'{paragraphs(ARTICLE[2:])}</article>')
@@ -371,7 +371,7 @@ def test_ad_slot_words_are_notices(words, dropped):
 def test_no_region_passes_then_the_article_container_is_used_whole():
     """A short post whose paragraphs carry more markup than text: no line is above the axis but
     one heading, which fails the safety net; the post's content container is used whole.
-    Issue 20 (trafilatura_eval archive.org swap-stop)."""
+    Seen on trafilatura_eval archive.org swap-stop."""
     style = ' style="padding-left: 30px; margin-bottom: 12px; font-family: Georgia, serif; color: #333333"'
     facts = ["Shuji: Japan.", "Walter: Deutschland.", "Fuji X-TRA 400.", "Walter: PENTAX Z-1 p."]
     nav = "".join(f'<li><a href="/tag/{i}" class="tag-link tag-link-{i}">Tag {i}</a></li>\n' for i in range(40))
@@ -388,7 +388,7 @@ def test_no_region_passes_then_the_article_container_is_used_whole():
 def test_neighbour_in_the_same_boilerplate_wrapper_is_joined():
     """A layout wraps the whole article in a "sidebar-wrapper"; the article's parts, split by a
     figure taller than ``gap``, all lie in it, so the wrapper says nothing about a neighbour and
-    both parts are joined.  Issue 20 (trafilatura_eval fincompare.de)."""
+    both parts are joined.  Seen on trafilatura_eval fincompare.de."""
     figure = "<div><span></span></div>\n" * 40
     body = (f'<article><div class="sidebar-wrapper"><div class="entry-content"><h1>{HEADLINE}</h1>'
             f'<div class="part">{paragraphs(ARTICLE[:2])}</div><div class="figure">{figure}</div>'
@@ -400,7 +400,7 @@ def test_neighbour_in_the_same_boilerplate_wrapper_is_joined():
 def test_gallery_of_running_text_is_kept_a_caption_is_dropped():
     """A gallery element holding running text (longer than MEDIA_MAX_CHARS, mostly in
     paragraphs: a listicle's slides) is kept; a caption, a long credits line and a slideshow of
-    captions and controls are dropped.  Issue 20."""
+    captions and controls are dropped."""
     slides = [" ".join(ARTICLE[i:] + ARTICLE[:i] + ARTICLE[i:i + 1]) for i in range(3)]
     assert min(map(len, slides)) > sr.MEDIA_MAX_CHARS
     gallery = "".join(f'<div class="gallery-slide"><h2>شماره {i + 1}</h2><p>{s}</p></div>'
@@ -419,7 +419,7 @@ def test_gallery_of_running_text_is_kept_a_caption_is_dropped():
 
 def test_box_of_one_link_without_a_sentence_of_its_own_is_dropped():
     """A box of one link ("Explore further" and a story title) goes when no sentence ends
-    outside its link; a sentence holding a link and ending with . or ؟ stays.  Issue 20."""
+    outside its link; a sentence holding a link and ending with . or ؟ stays."""
     box = '<div><p>بیشتر بخوانید</p><a href="/news/77">سدسازی در استان‌های شمالی و پیامدهای آن برای کشاورزان</a></div>'
     said = ('به گفته سرپرست گروه <a href="/report/1">گزارش کامل این آزمایش‌ها</a> در وب‌سایت دانشگاه '
             'منتشر شده است.')
@@ -435,7 +435,7 @@ def test_box_of_one_link_without_a_sentence_of_its_own_is_dropped():
 
 def test_table_in_a_figure_is_kept_its_caption_is_not():
     """A <figure> holding a table (a comparison table) is data, not an illustration: the table's
-    cells are kept, the figure's caption and an image figure are still dropped.  Issue 20."""
+    cells are kept, the figure's caption and an image figure are still dropped."""
     rows = "".join(f"<tr><td>طرح {i}</td><td>هزینه هر متر مکعب {i * 10} ریال کمتر</td></tr>" for i in range(1, 4))
     body = (f'<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE[:3])}'
             f'<figure class="comparison"><table>{rows}</table><figcaption>جدول: مقایسه طرح‌ها</figcaption></figure>'
@@ -451,8 +451,8 @@ def test_table_in_a_figure_is_kept_its_caption_is_not():
 def test_paragraph_whose_first_line_is_mostly_markup_is_not_cut():
     """A page builder wraps each paragraph in a heavily styled <font>: its first line (the style
     and the paragraph's first words) has more code than content and falls below the axis; the
-    region's start moves back to the paragraph's opening, so it is not cut in half.  Issue 20
-    (trafilatura_eval viertausendhertz.de)."""
+    region's start moves back to the paragraph's opening, so it is not cut in half.  Seen on
+    trafilatura_eval viertausendhertz.de."""
     style = ' style="font-size: 16px; font-family: lato, helvetica, arial; font-weight: 300; color: #333333;"'
     opening = "در آغاز"
     text = ("".join(f"<p><font{style}>{opening} <a href=\"/p/{i}\">گزارش</a>، {t}</font></p>\n"
@@ -465,7 +465,7 @@ def test_paragraph_whose_first_line_is_mostly_markup_is_not_cut():
 
 def test_inline_dateline_in_the_lead_sentence_is_kept():
     """A dateline inline in the lead ("<span class="dateline">KOBE –</span> A total of …") is part
-    of the sentence; a byline block is still dropped.  Issue 20 (trafilatura_eval japantimes)."""
+    of the sentence; a byline block is still dropped.  Seen on trafilatura_eval japantimes."""
     lead = "پژوهشگران دانشگاه روز دوشنبه اعلام کردند که روش تازه‌ای یافته‌اند."
     body = (f'<article><h1>{HEADLINE}</h1><div class="byline">نوشته: گزارشگر علمی</div>'
             f'<p><span class="dateline">تهران –</span> {lead}</p>{paragraphs(ARTICLE)}</article>')
@@ -475,7 +475,7 @@ def test_inline_dateline_in_the_lead_sentence_is_kept():
 
 def test_related_is_never_redeemed_by_a_candidate_word():
     """"related" names other articles: "relatedArticles" or "related-content" is boilerplate
-    although "article"/"content" would redeem another unlikely word.  Issue 20."""
+    although "article"/"content" would redeem another unlikely word."""
     assert sr.is_boilerplate("div", "ce_relatedArticles block")
     assert sr.is_boilerplate("div", "related-content")
     assert not sr.is_boilerplate("div", "sidebar-content")  # Readability's redemption stands
@@ -487,7 +487,7 @@ def test_related_is_never_redeemed_by_a_candidate_word():
 
 def test_role_contentinfo_author_box_is_boilerplate():
     """An author-bio box with role="contentinfo" (the <footer> landmark) after the article is
-    boilerplate.  Issue 20."""
+    boilerplate."""
     assert sr.is_boilerplate("div", "author-profile vcard contentinfo")
     bio = ("رضا کریمی روزنامه‌نگار و پژوهشگر محیط زیست است. او بیش از ده سال درباره آب و کشاورزی نوشته است، "
            "و کتابی درباره خشکسالی دارد.")
@@ -513,7 +513,7 @@ def extract_page(p):
 @needs_data
 def test_golden_hidden_schema_org_copy_is_not_duplicated():
     """scrapinghub_aeb Business Insider: display:none schema.org copies of the article; its
-    text comes out once.  Issue 20."""
+    text comes out once."""
     from mcecrawl.evaluation import lcs_f1
 
     p = dev_page("scrapinghub_aeb", "f81c6c05")
@@ -526,7 +526,7 @@ def test_golden_hidden_schema_org_copy_is_not_duplicated():
 
 @needs_data
 def test_golden_footer_id_with_a_content_class_is_dropped():
-    """scrapinghub_aeb AutoIndustriya: <div id="footer" class="footer footer-content">.  Issue 20."""
+    """scrapinghub_aeb AutoIndustriya: <div id="footer" class="footer footer-content">."""
     text = extract_page(dev_page("scrapinghub_aeb", "aadb38e5")).text
     assert "Lexus" in text
     assert "AutoIndustriya.com is the leading automotive resource" not in text
@@ -536,7 +536,7 @@ def test_golden_footer_id_with_a_content_class_is_dropped():
 @pytest.mark.parametrize("page_id", ["villagevoice.com-Party", "phys.org.tool"])
 def test_golden_notices_and_one_link_boxes_are_dropped(page_id):
     """trafilatura_eval: Village Voice's advertising disclaimer and disclosure notices;
-    phys.org's "Explore further" box of one link.  Issue 20."""
+    phys.org's "Explore further" box of one link."""
     p = dev_page("trafilatura_eval", page_id)
     text = extract_page(p).text
     for snippet in p.with_:
@@ -547,7 +547,7 @@ def test_golden_notices_and_one_link_boxes_are_dropped(page_id):
 
 @needs_data
 def test_golden_role_contentinfo_author_box_is_dropped():
-    """scrapinghub_aeb comoeducarseusfilhos: an author box with role="contentinfo".  Issue 20."""
+    """scrapinghub_aeb comoeducarseusfilhos: an author box with role="contentinfo"."""
     text = extract_page(dev_page("scrapinghub_aeb", "23aaecd1")).text
     assert "Pai de Francesco" not in text
 
@@ -555,7 +555,7 @@ def test_golden_role_contentinfo_author_box_is_dropped():
 @needs_data
 def test_golden_listicle_slides_in_a_gallery_are_kept():
     """trafilatura_eval theperspective.com: a listicle's visible slides are gallery elements of
-    running text.  Issue 20."""
+    running text."""
     p = dev_page("trafilatura_eval", "ext.theperspective.com.items")
     text = extract_page(p).text
     assert p.with_[0] in text  # the other two are in display:none slides
@@ -567,7 +567,7 @@ def test_golden_listicle_slides_in_a_gallery_are_kept():
 @pytest.mark.parametrize("page_id", ["archive.org.swap-stop.org.shuji", "fincompare.de.firmenwagen"])
 def test_golden_article_container_and_shared_wrapper(page_id):
     """trafilatura_eval: a short post with no region but a heading (the safety net uses its
-    entry-content whole), and an article split inside a "sidebar-wrapper" (joined).  Issue 20."""
+    entry-content whole), and an article split inside a "sidebar-wrapper" (joined)."""
     from mcecrawl.evaluation import load_dataset
 
     p = next(p for p in load_dataset(DATA / "trafilatura_eval") if p.id.startswith(page_id))

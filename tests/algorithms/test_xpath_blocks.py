@@ -430,7 +430,7 @@ def test_r1_joined_tails_give_the_same_text_as_plain_stripping(monkeypatch, thre
     assert etree.tostring(body, encoding="unicode") == "<body>abc<p>de</p>fg<div>h</div>i</body>"
 
 
-# --- Memory (issue 21): no block per one-text element, paragraphs reuse the leaves ---------------
+# --- Memory (< 10x the page on hostile pages): no block per one-text element, paragraphs reuse the leaves -------------
 
 def test_blocks_above_a_threshold_are_the_filtered_blocks_with_the_same_sums():
     html = ("<html><body><div><p>One <a href='/x'>link</a> tail</p><p>Two</p></div>"

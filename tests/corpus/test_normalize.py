@@ -1,4 +1,4 @@
-"""Each normalisation rule, one test (issue 6 item 1)."""
+"""Each normalisation rule, one test (the per-language normalisation table of docs/corpus.md)."""
 from __future__ import annotations
 
 import pytest

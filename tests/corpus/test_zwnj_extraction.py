@@ -1,4 +1,4 @@
-"""Issue 6 target: zero ZWNJ lost between a page and the extracted ``text`` (real r2l pages)."""
+"""Target: zero ZWNJ lost between a page and the extracted ``text`` (real r2l pages)."""
 from __future__ import annotations
 
 import json

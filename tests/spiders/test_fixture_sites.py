@@ -1,6 +1,7 @@
 """The six non-BBC fixture sites on disk are exactly what their generators write (so a page is
 changed in ``site_<name>.py`` and regenerated, never edited by hand and left to drift), and each
-site has the parts issue 5 §6 asks for."""
+site has the parts an end-to-end crawl test needs (robots.txt, sitemap or feed, listings with
+pagination, articles, a non-article page at an article-like URL, a duplicate AMP URL)."""
 from __future__ import annotations
 
 import html

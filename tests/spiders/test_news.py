@@ -1,6 +1,6 @@
 """The generic news spider end to end, on fixture sites built from real pages (tests/news_sites.py).
 
-Targets (issue 19): every article found, no non-article written as ``ok``, no URL fetched twice, texts
+Targets: every article found, no non-article written as ``ok``, no URL fetched twice, texts
 equal to ``mcecrawl extract`` on the same pages, and on sites of >= 100 articles less than 20 % of the
 requests spent on pages that are not articles.  Each crawl is a real ``scrapy crawl news`` subprocess.
 """
