@@ -29,7 +29,7 @@ import functools
 import logging
 from datetime import date, datetime, timezone
 from typing import Any, AsyncIterator, Callable, Iterable, cast
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import scrapy
 from scrapy.exceptions import CloseSpider
@@ -40,7 +40,7 @@ from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.config import Config
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
 from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, REQUIRED, UNAMBIGUOUS, VETO, Profile, load_profile
-from mcecrawl.spiders.discovery import feed_entries, sitemap_entries
+from mcecrawl.spiders.discovery import feed_entries, join_url, sitemap_entries
 from mcecrawl.spiders.evidence import head_selector, iso_before, page_evidence, page_metadata, signals_selector, too_old
 
 logger = logging.getLogger(__name__)
@@ -232,7 +232,11 @@ class ProfileSpider(scrapy.Spider):
         """Route one discovered link: an article request, a pagination request, or nothing."""
         if not url or url.startswith(("javascript:", "mailto:", "#")):
             return
-        live = self.to_live(urljoin(base, url) if base else url)
+        joined = join_url(base, url)
+        if joined is None:  # one href that is no URL (mailto://[) costs the page none of its other links
+            self.crawler.stats.inc_value("mcecrawl/discovery/bad_link")
+            return
+        live = self.to_live(joined)
         if not self.profile.is_live(live):
             return
         canon = self.profile.canonicalize(live)

@@ -12,7 +12,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from lxml import etree
 
@@ -37,6 +37,18 @@ def _xml_root(body: bytes) -> Any:
         return etree.fromstring(body, parser=_XML_PARSER)
     except etree.XMLSyntaxError:
         return None
+
+
+def join_url(base: str | None, href: str) -> str | None:
+    """``href`` made absolute against ``base``, or None when it is no URL at all: ``urljoin`` raises on
+    an href such as ``mailto://[`` or ``http://[x`` (an unclosed IPv6 host), and one such link must not
+    cost a page its other links."""
+    try:
+        url = urljoin(base, href) if base else href
+        urlsplit(url)  # urljoin passes some bad absolute URLs through unchecked
+    except ValueError:
+        return None
+    return url
 
 
 def _local(tag: Any) -> str:

@@ -60,6 +60,7 @@ from mcecrawl.spiders.discovery import (
     USUAL_SITEMAP_PATHS,
     feed_entries,
     is_pagination,
+    join_url,
     page_links,
     sitemap_entries,
 )
@@ -300,6 +301,13 @@ class NewsSpider(scrapy.Spider):
         stats.inc_value("mcecrawl/discovery/pages")
         yield request
 
+    def _join(self, base: str | None, href: str) -> str | None:
+        """:func:`join_url`, counting the links that are no URL (``mcecrawl/news/skipped/bad_link``)."""
+        url = join_url(base, href)
+        if url is None:
+            self.crawler.stats.inc_value("mcecrawl/news/skipped/bad_link")
+        return url
+
     def _route(self, sc: SiteCrawl, url: str) -> tuple[str, str, tuple[str, str]] | None:
         """``(clean URL, canonical URL, shapes)`` of an absolute link, None off the site; memoised, since
         every page of a site repeats its menus (a 300 KB page links the same ~50 URLs 500 times)."""
@@ -356,7 +364,10 @@ class NewsSpider(scrapy.Spider):
         dated = sorted(entries, key=lambda f: iso_date(f.get("publication_date") or f.get("lastmod")) or "",
                        reverse=True)
         for fields in dated:
-            loc = self.to_live(urljoin(response.url, fields["loc"]))
+            joined = self._join(response.url, fields["loc"])
+            if joined is None:
+                continue
+            loc = self.to_live(joined)
             when = fields.get("publication_date") or fields.get("lastmod")
             if kind == "sitemapindex":
                 canon = sc.site.canonical(loc)
@@ -383,8 +394,9 @@ class NewsSpider(scrapy.Spider):
         self.crawler.stats.inc_value("mcecrawl/discovery/feeds")
         self._found(response, "feeds")
         for link, when in entries:
-            if _is_link(link):
-                yield from self.consider(sc, urljoin(response.url, link), 1, None, listed=True, listed_date=when)
+            url = self._join(response.url, link) if _is_link(link) else None
+            if url is not None:
+                yield from self.consider(sc, url, 1, None, listed=True, listed_date=when)
 
     # -- pages ---------------------------------------------------------------------------------
     def parse_page(self, response: Response):
@@ -423,8 +435,9 @@ class NewsSpider(scrapy.Spider):
         canon = live if cleaned is None else sc.site.fold(cleaned)
         selector = signals_selector(body)
         declared = links.canonical or selector.css('meta[property="og:url"]::attr(content)').get()
-        if declared:
-            own = sc.site.canonical(self.to_live(urljoin(base, declared.strip())))
+        declared_url = self._join(base, declared.strip()) if declared else None
+        if declared_url is not None:
+            own = sc.site.canonical(self.to_live(declared_url))
             if own is not None:
                 canon = own
         if canon != requested and requested is not None:
@@ -434,7 +447,8 @@ class NewsSpider(scrapy.Spider):
                 return
             self.urls.request(canon)
         for alt in links.alternates:  # the AMP / mobile twin: never fetched
-            twin = sc.site.clean(self.to_live(urljoin(base, alt)))
+            joined = self._join(base, alt)
+            twin = sc.site.clean(self.to_live(joined)) if joined is not None else None
             if twin is not None:
                 self.urls.request(sc.site.fold(twin))
                 # Unfolded too: fold takes off one variant segment, so a link to /amp/amp/amp/x folds to the
@@ -443,16 +457,18 @@ class NewsSpider(scrapy.Spider):
         depth = meta.get("mce_depth", 0)
         here = meta.get("mce_shapes") or url_shapes(page_url)
         for href in links.next:
-            if _is_link(href):
-                yield from self.consider(sc, urljoin(base, href), depth, here)
+            url = self._join(base, href) if _is_link(href) else None
+            if url is not None:
+                yield from self.consider(sc, url, depth, here)
         # Links with the longest texts first (headlines before menu words): the first pages of an
         # unknown shape are its samples, and a headline's page is the likelier article.
         for href, _ in sorted(links.anchors, key=lambda a: -a[1]):
-            url = urljoin(base, href)  # before the check, as ever: urljoin raises on an href such as mailto://[
-            if _is_link(href):
+            url = self._join(base, href) if _is_link(href) else None
+            if url is not None:
                 yield from self.consider(sc, url, depth, here, linked_from=page_url)
         if home:
-            yield from self.entry_points(sc, [self.to_live(urljoin(base, f)) for f in links.feeds])
+            feeds = (self._join(base, f) for f in links.feeds)
+            yield from self.entry_points(sc, [self.to_live(f) for f in feeds if f is not None])
         verdict, why = page_evidence(selector, {})
         weak = microdata_evidence(body) if verdict != ARTICLE and verdict != NOT_ARTICLE else None
         if verdict == ARTICLE and why.startswith("og:type"):  # some CMSs put og:type article on every page
@@ -493,7 +509,12 @@ class NewsSpider(scrapy.Spider):
         self._judged_not_article(sc, meta, response.url, f"redirect (HTTP {response.status})")
         if not location:
             return
-        target = self.to_live(urljoin(response.url, location.decode("latin-1")))
+        joined = self._join(response.url, location.decode("latin-1"))
+        if joined is None:
+            if meta.get("mce_kind") == "home":
+                yield from self.entry_points(sc)
+            return
+        target = self.to_live(joined)
         if meta.get("mce_kind") == "home" and sc.site.owns(target):
             cleaned = sc.site.clean(target)
             canon = target if cleaned is None else sc.site.fold(cleaned)

@@ -185,3 +185,43 @@ def test_arguments_are_checked(tmp_path):
         NewsSpider(sites=str(sites), base_url="http://127.0.0.1:1")
     with pytest.raises(ValueError, match="not a site URL"):
         NewsSpider(site="ftp://a.ir")
+
+
+def _page_response(spider, url: str, body: bytes, kind: str = "page"):
+    from scrapy.http import HtmlResponse, Request
+
+    site = spider.site_list[0]
+    meta = {"mce_site": site.key, "mce_kind": kind, "mce_depth": 0, "mce_canonical": site.canonical(url),
+            "mce_shapes": None, "mce_via": None}
+    return HtmlResponse(url, body=body, encoding="utf-8", request=Request(url, meta=meta))
+
+
+def _unit_spider(**kwargs):
+    from scrapy.utils.test import get_crawler
+
+    from mcecrawl.spiders.news import NewsSpider, SiteCrawl
+    from mcecrawl.spiders.urlshapes import ShapeLearner
+
+    crawler = get_crawler(NewsSpider)
+    crawler.stats.open_spider()
+    spider = NewsSpider.from_crawler(crawler, site="https://www.example.ir", **kwargs)
+    spider.state = {}
+    for site in spider.site_list:
+        spider.crawls[site.key] = SiteCrawl(site, ShapeLearner())
+    return spider
+
+
+def test_a_link_urljoin_rejects_is_skipped_and_counted():
+    """One href that is no URL (urljoin raises on mailto://[ and http://[x) costs the page none of its
+    other links."""
+    from scrapy.http import Request
+
+    spider = _unit_spider()
+    body = (b'<html><head><title>t</title><link rel="canonical" href="http://[bad"></head><body>'
+            b'<a href="/news/1">first headline of the page</a><a href="mailto://[">mail</a>'
+            b'<a href="http://[x/y">bad host</a><a href="/news/2">second headline</a></body></html>')
+    out = list(spider.parse_page(_page_response(spider, "https://www.example.ir/", body)))
+    pages = {r.url for r in out if isinstance(r, Request) and r.meta.get("mce_kind") == "page"}
+    assert pages == {"https://www.example.ir/news/1", "https://www.example.ir/news/2"}
+    # The bad canonical and the bad host counted; mailto: is no page link, so it is never joined.
+    assert spider.crawler.stats.get_value("mcecrawl/news/skipped/bad_link") == 2
