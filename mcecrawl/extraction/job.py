@@ -34,6 +34,8 @@ class ExtractionOutcome:
     config_error: bool = False  # unknown algorithm or parameter: the site profile is wrong
     cpu_ms: float = 0.0  # CPU time of the extraction in the process that ran it
     quality: TextQuality | None = None  # the job's ``quality`` steps on ``text``, when asked
+    page_type: str | None = None  # Extraction.page_type (None: not judged)
+    page_type_reason: str = ""
 
     @classmethod
     def error(cls, job: ExtractionJob, reason: str, ms: float = 0.0, *, config_error: bool = False
@@ -64,7 +66,7 @@ def run_job(job: ExtractionJob) -> ExtractionOutcome:
             quality = None
     return ExtractionOutcome(r.text, list(r.paragraphs), r.status, r.reason, r.title, dict(r.params),
                              ms, cpu_ms=(time.process_time() - c0) * 1000,
-                             quality=quality)
+                             quality=quality, page_type=r.page_type, page_type_reason=r.page_type_reason)
 
 
 __all__ = ["ExtractionJob", "ExtractionOutcome", "run_job"]

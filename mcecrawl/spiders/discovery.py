@@ -133,6 +133,7 @@ class PageLinks:
     canonical: str | None = None  # <link rel=canonical>
     alternates: list[str] = field(default_factory=list)  # rel=amphtml and rel=alternate HTML twins
     feeds: list[str] = field(default_factory=list)  # <link rel=alternate type=rss/atom>
+    headlines: list[int] = field(default_factory=list)  # offsets of anchors of LINK_TEXT_WORDS words or more
 
 
 # The text of an anchor is read up to its end tag or this many bytes (a headline is far shorter).
@@ -140,6 +141,9 @@ ANCHOR_TEXT_BYTES = 1000
 _A_OPEN = re.compile(rb"<a\b([^>]*)>", re.I)
 _LINK_TAG = re.compile(rb"<link\b([^>]*)>", re.I)
 _INNER_TAG = re.compile(rb"<[^>]*>")
+# Anchors of this many words or more are headlines, not menu words: where they sit among the lines of
+# an extraction tells a list of teasers from an article's body (evidence.list_items).
+LINK_TEXT_WORDS = 3
 
 
 def page_links(body: bytes) -> PageLinks:
@@ -160,6 +164,8 @@ def page_links(body: bytes) -> PageLinks:
         end = low.find(b"</a", m.end(), m.end() + ANCHOR_TEXT_BYTES)
         inner = body[m.end():end if end > 0 else m.end()]
         n = len((_INNER_TAG.sub(b" ", inner) if b"<" in inner else inner).split())
+        if n >= LINK_TEXT_WORDS:
+            links.headlines.append(m.start())
         if n > words.get(href, -1):
             words[href] = n
         if "next" in attrs.get("rel", "").lower().split():

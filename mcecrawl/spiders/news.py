@@ -38,9 +38,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections import Counter
 from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterable
+from typing import Any, AsyncIterator, Iterable, NamedTuple
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import scrapy
@@ -65,13 +66,16 @@ from mcecrawl.spiders.discovery import (
     sitemap_entries,
 )
 from mcecrawl.spiders.evidence import (
-    MIN_PROSE_CHARS,
+    BY_CONTENT,
+    BY_MARKUP,
+    BY_WEAK_MARKUP,
+    article_verdict,
     iso_before,
     iso_date,
     microdata_evidence,
     page_evidence,
     page_metadata,
-    prose_chars,
+    recognised_by,
     signals_selector,
     too_old,
 )
@@ -116,6 +120,16 @@ def _page_meta(meta: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in meta.items() if k.startswith("mce_")} | PAGE_META
 
 
+class Pending(NamedTuple):
+    """An item yielded and not yet judged by its extraction."""
+
+    shapes: tuple[str, str]  # the page's URL shapes
+    via: tuple[str, str] | None  # the shapes of the page that linked to it
+    by: str  # what made it a candidate (evidence.BY_*)
+    body: bytes  # a page without markup: its bytes and the offsets of its headline links (a list or a body?)
+    headlines: tuple[int, ...]
+
+
 class SiteCrawl:
     """What the spider knows about one site during the crawl."""
 
@@ -129,6 +143,7 @@ class SiteCrawl:
         self.discovery = 0  # discovery documents requested (sitemaps, feeds, probes)
         self.parked: dict[str, dict[str, list[Request]]] = {}  # coarse -> fine shape -> held-back requests
         self.bodies: set[bytes] = set()  # digests of page bodies seen
+        self.recognised: Counter[str] = Counter()  # what made each article one (evidence.recognised_by)
 
 
 class NewsSpider(scrapy.Spider):
@@ -165,7 +180,7 @@ class NewsSpider(scrapy.Spider):
         self.mce_encoding = None  # read by the encoding middleware: no forced charset
         self.urls = SeenURLs()
         self.crawls: dict[str, SiteCrawl] = {}
-        self._pending: dict[str, tuple[tuple[str, str], tuple[str, str] | None, bool]] = {}
+        self._pending: dict[str, Pending] = {}
         self._items = 0
         self.found: dict[str, dict[str, list[str]]] = {}  # kept in spider.state from start() on
         self._routes: dict[str, tuple[str, str, tuple[str, str]] | None] = {}  # link -> _route()
@@ -470,11 +485,15 @@ class NewsSpider(scrapy.Spider):
             feeds = (self._join(base, f) for f in links.feeds)
             yield from self.entry_points(sc, [self.to_live(f) for f in feeds if f is not None])
         verdict, why = page_evidence(selector, {})
-        weak = microdata_evidence(body) if verdict != ARTICLE and verdict != NOT_ARTICLE else None
+        if verdict == NOT_ARTICLE:  # an explicit non-article type (VideoObject, CollectionPage, og:type video)
+            self._judged_not_article(sc, meta, response.url, why)
+            return
+        weak = microdata_evidence(body) if verdict != ARTICLE else None
         if verdict == ARTICLE and why.startswith("og:type"):  # some CMSs put og:type article on every page
             weak = why
-        if verdict != ARTICLE and not weak:
-            self._judged_not_article(sc, meta, response.url, why if verdict == NOT_ARTICLE else "no article evidence")
+        by = BY_MARKUP if verdict == ARTICLE and not weak else BY_WEAK_MARKUP if weak else BY_CONTENT
+        if home and by == BY_CONTENT:  # the site's home page: a listing, never an article
+            self._judged_not_article(sc, meta, response.url, "home page")
             return
         if self.urls.written_before(canon) or canon in self._pending:
             stats.inc_value("mcecrawl/duplicate_url")
@@ -491,7 +510,9 @@ class NewsSpider(scrapy.Spider):
         m = _HTML_LANG.search(body, 0, HTML_LANG_SCAN)
         lang = self.lang or (m.group(1).decode("ascii").lower() if m else locale[:2].lower() or "und")
         self._items += 1
-        self._pending[canon] = (here, meta.get("mce_via"), bool(weak))
+        own = by == BY_CONTENT
+        self._pending[canon] = Pending(here, meta.get("mce_via"), by, body if own else b"",
+                                       tuple(links.headlines) if own else ())
         yield ArticleItem(url=response.url, canonical_url=canon, site=sc.site.key,
                           site_name=(og_site or "").strip() or sc.site.host, lang=lang,
                           algorithm=self.algorithm, params=dict(self.algorithm_params),
@@ -529,17 +550,27 @@ class NewsSpider(scrapy.Spider):
         yield from self.consider(sc, target, meta.get("mce_depth", 0), meta.get("mce_via"),
                                  listed=meta.get("mce_listed", False))
 
-    def not_article_after_extraction(self, adapter: ItemAdapter) -> str | None:
-        """The extraction's own evidence (called by the extraction pipeline for ``ok`` items): a page
-        recognised by og:type or microdata only (no Article-family JSON-LD) must show
-        :data:`MIN_PROSE_CHARS` of punctuated prose."""
+    def not_article_after_extraction(self, adapter: ItemAdapter, outcome: Any = None) -> str | None:
+        """The page judged by its extraction (called by the extraction pipeline for ``ok`` items, so the
+        page is extracted once): :func:`mcecrawl.spiders.evidence.article_verdict` with the page type
+        (``outcome.page_type``, None when not judged), the page's link texts and its URL shape's record.
+        What recognised each article is counted (``mcecrawl/news/recognised_by/*``, the summary)."""
+        page_type = getattr(outcome, "page_type", None)
+        page_type_reason = getattr(outcome, "page_type_reason", "")
         pending = self._pending.get(adapter.get("canonical_url") or "")
-        if pending is None or not pending[2]:
-            return None
-        n = prose_chars(adapter.get("text") or "")
-        if n < MIN_PROSE_CHARS:
-            return f"og:type or microdata only, and {n} characters of punctuated prose (< {MIN_PROSE_CHARS})"
-        return None
+        if pending is None:  # not a page of this crawl's candidates: only the page type speaks
+            pending = Pending(("", ""), None, BY_MARKUP, b"", ())
+        by, shapes = pending.by, pending.shapes
+        sc = self.crawls.get(adapter.get("site") or "")
+        shape_articles = sc.learner.get(shapes[0])["articles"] if sc is not None and shapes[0] else 0
+        text = adapter.get("text") or ""
+        reason = article_verdict(by, text, page_type, page_type_reason, pending.body, pending.headlines,
+                                 shape_articles, shapes[0] or "/{n}")
+        if reason is None and sc is not None:
+            how = recognised_by(by, page_type, text, shape_articles)
+            sc.recognised[how] += 1
+            self.crawler.stats.inc_value(f"mcecrawl/news/recognised_by/{how}")
+        return reason
 
     # -- learning -------------------------------------------------------------------------------
     def item_done(self, item: Any) -> None:
@@ -553,7 +584,7 @@ class NewsSpider(scrapy.Spider):
         sc = self.crawls.get(site or "")
         if pending is None or sc is None:
             return
-        shapes, via, _ = pending
+        shapes, via = pending.shapes, pending.via
         article = status == "ok"
         if article:
             sc.articles += 1
@@ -599,8 +630,12 @@ class NewsSpider(scrapy.Spider):
                           key=lambda kv: -kv[1])
             lines = sc.learner.summary()
             lines += [f"{fine}: {n} URLs not fetched (learned: no article, led to none)" for fine, n in held]
-            logger.info("News crawl of %s: %d pages written as articles, %d pages that were not articles "
-                        "(%.1f %% of %d requests), %d discovery requests (sitemaps, feeds, usual locations), "
-                        "%d URLs not fetched because of their learned shape. URL shapes:\n  %s",
-                        sc.site.url, sc.articles, sc.not_articles, 100 * share, total, sc.discovery, skipped,
+            by = ", ".join(f"{how} {n}" for how, n in sc.recognised.most_common()) or "none"
+            logger.info("News crawl of %s: %d pages written as articles (recognised by: %s), %d pages that were "
+                        "not articles (%.1f %% of %d requests), %d discovery requests (sitemaps, feeds, usual "
+                        "locations), %d URLs not fetched because of their learned shape. URL shapes:\n  %s",
+                        sc.site.url, sc.articles, by, sc.not_articles, 100 * share, total, sc.discovery, skipped,
                         "\n  ".join(lines) or "(none)")
+            if sc.articles and not sc.recognised["markup"] + sc.recognised["weak markup and prose"]:
+                logger.warning("News crawl of %s: no article carried page-type markup (JSON-LD, og:type, "
+                               "microdata); all were recognised from their own content", sc.site.url)
