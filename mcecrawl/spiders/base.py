@@ -39,9 +39,30 @@ from scrapy.utils.response import get_base_url
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.config import Config
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
-from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, REQUIRED, UNAMBIGUOUS, VETO, Profile, load_profile
-from mcecrawl.spiders.discovery import feed_entries, join_url, sitemap_entries
-from mcecrawl.spiders.evidence import head_selector, iso_before, page_evidence, page_metadata, signals_selector, too_old
+from mcecrawl.profile import (
+    ARTICLE,
+    EVIDENCE,
+    NO_SIGNAL,
+    NOT_ARTICLE,
+    REQUIRED,
+    UNAMBIGUOUS,
+    VETO,
+    Profile,
+    load_profile,
+)
+from mcecrawl.spiders.discovery import feed_entries, join_url, page_links, sitemap_entries
+from mcecrawl.spiders.evidence import (
+    BY_CONTENT,
+    BY_MARKUP,
+    article_verdict,
+    head_selector,
+    iso_before,
+    page_evidence,
+    page_metadata,
+    signals_selector,
+    too_old,
+)
+from mcecrawl.spiders.urlshapes import url_shapes
 
 logger = logging.getLogger(__name__)
 
@@ -158,6 +179,9 @@ class ProfileSpider(scrapy.Spider):
         self.urls = SeenURLs()  # its done-record is attached in start()
         self._listing_pages = 0
         self._items = 0
+        # Pages of "evidence" rules without markup, until their extraction judges them: canonical URL ->
+        # (page bytes, offsets of its headline links).
+        self._by_content: dict[str, tuple[bytes, tuple[int, ...]]] = {}
 
     # -- live <-> fetch URL mapping ------------------------------------------------------------
     def to_fetch(self, live_url: str) -> str:
@@ -419,9 +443,27 @@ class ProfileSpider(scrapy.Spider):
         self._items += 1
         extra = self.extra_item_fields(response, whole_page)
         self.urls.wrote(canon)
+        if needed == EVIDENCE and verdict != ARTICLE:  # no markup: its extraction will judge it
+            self._by_content[canon] = (body, tuple(page_links(body).headlines))
         yield ArticleItem(**base, **meta, html=body, **extra)
         if self.limit is not None and self._items >= self.limit:
             raise CloseSpider("limit")
+
+    def not_article_after_extraction(self, adapter: Any, outcome: Any = None) -> str | None:
+        """The page judged by its extraction (called by the extraction pipeline for ``ok`` items): a page type
+        other than ``article`` (``outcome.page_type``) is never an article; a page of an ``evidence`` rule
+        without markup must show an article's own content
+        (:func:`mcecrawl.spiders.evidence.article_verdict`)."""
+        canon = adapter.get("canonical_url") or ""
+        content = self._by_content.pop(canon, None)
+        body, headlines = content if content is not None else (b"", ())
+        reason = article_verdict(BY_CONTENT if content is not None else BY_MARKUP, adapter.get("text") or "",
+                                 getattr(outcome, "page_type", None), getattr(outcome, "page_type_reason", ""),
+                                 # the rule's URL shape is one of articles (new-site writes it from such a shape)
+                                 body, headlines, shape_articles=1, shape=url_shapes(canon)[0])
+        if reason is not None:
+            self.crawler.stats.inc_value("mcecrawl/not_article")
+        return reason
 
     def on_error(self, failure):
         request = failure.request

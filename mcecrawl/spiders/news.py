@@ -510,9 +510,9 @@ class NewsSpider(scrapy.Spider):
         m = _HTML_LANG.search(body, 0, HTML_LANG_SCAN)
         lang = self.lang or (m.group(1).decode("ascii").lower() if m else locale[:2].lower() or "und")
         self._items += 1
-        own = by == BY_CONTENT
-        self._pending[canon] = Pending(here, meta.get("mce_via"), by, body if own else b"",
-                                       tuple(links.headlines) if own else ())
+        content = by == BY_CONTENT
+        self._pending[canon] = Pending(here, meta.get("mce_via"), by, body if content else b"",
+                                       tuple(links.headlines) if content else ())
         yield ArticleItem(url=response.url, canonical_url=canon, site=sc.site.key,
                           site_name=(og_site or "").strip() or sc.site.host, lang=lang,
                           algorithm=self.algorithm, params=dict(self.algorithm_params),
