@@ -492,6 +492,12 @@ class NewsSpider(scrapy.Spider):
         if verdict == ARTICLE and why.startswith("og:type"):  # some CMSs put og:type article on every page
             weak = why
         by = BY_MARKUP if verdict == ARTICLE and not weak else BY_WEAK_MARKUP if weak else BY_CONTENT
+        if home:  # the site's own name and language, for `mcecrawl new-site`
+            m = _HTML_LANG.search(body, 0, HTML_LANG_SCAN)
+            name = selector.css('meta[property="og:site_name"]::attr(content)').get() \
+                or selector.css("title::text").get() or ""
+            self.state.setdefault("home", {})[sc.site.key] = {
+                "site_name": " ".join(name.split()), "lang": m.group(1).decode("ascii").lower() if m else None}
         if home and by == BY_CONTENT:  # the site's home page: a listing, never an article
             self._judged_not_article(sc, meta, response.url, "home page")
             return
@@ -569,6 +575,8 @@ class NewsSpider(scrapy.Spider):
         if reason is None and sc is not None:
             how = recognised_by(by, page_type, text, shape_articles)
             sc.recognised[how] += 1
+            counts = self.state.setdefault("recognised", {}).setdefault(sc.site.key, {})  # for new-site
+            counts[how] = counts.get(how, 0) + 1
             self.crawler.stats.inc_value(f"mcecrawl/news/recognised_by/{how}")
         return reason
 
