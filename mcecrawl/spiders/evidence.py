@@ -356,6 +356,10 @@ ARTICLE_PROSE_LINES = 3
 # listing's items, however long), not an article's body with a few links in its text.
 LIST_ITEM_LINKS = 3
 LIST_LINKS_PER_LINE = 0.5
+# A page recognised by its URL shape alone holds at least this much text: a news flash's headline and
+# more (the shortest R2L dev article, a headline-only Walla flash, extracts 55 characters), not the bare
+# headline of an empty page ("about-us").  Chosen by hand on that one page: a floor, not a fit.
+MIN_TEXT_CHARS = 40
 # Words of a line that place it in the page's bytes.
 LOCATE_WORDS = 5
 _GAP = rb"(?:\s|&nbsp;|&#160;|<[^>]*>)+"
@@ -394,6 +398,28 @@ def list_items(text: str, body: bytes, headlines: list[int]) -> int:
     return linked if linked >= LIST_ITEM_LINKS and linked >= LIST_LINKS_PER_LINE * gaps else 0
 
 
+def _in_link(body: bytes, pos: int) -> bool:
+    """The text at ``pos`` of the page sits inside an ``<a>`` element."""
+    seg = body[max(0, pos - 2000):pos].lower()
+    return max(seg.rfind(b"<a "), seg.rfind(b"<a\n"), seg.rfind(b"<a>")) > seg.rfind(b"</a")
+
+
+def link_lines(text: str, body: bytes) -> int:
+    """Lines of ``text`` after its first (the headline's place) that are link texts of the page (placed
+    in ``body``), when they make a list: at least :data:`LIST_ITEM_LINKS` and half of those lines or more;
+    else 0."""
+    lines = [ln for ln in text.split("\n") if ln.strip()][1:]
+    if len(lines) < LIST_ITEM_LINKS or not body:
+        return 0
+    top, n = max(body.find(b"<body"), 0), 0
+    for line in lines:
+        pos = _locate(body, line, top)
+        if pos >= 0:
+            n += _in_link(body, pos)
+            top = pos
+    return n if n >= LIST_ITEM_LINKS and n >= LIST_LINKS_PER_LINE * len(lines) else 0
+
+
 def article_verdict(by: str, text: str, page_type: str | None = None, page_type_reason: str = "",
                     body: bytes = b"", headlines: list[int] | tuple[int, ...] = (), shape_articles: int = 0,
                     shape: str = "/{n}") -> str | None:
@@ -407,8 +433,8 @@ def article_verdict(by: str, text: str, page_type: str | None = None, page_type_
        an id, a number, a slug), not a list of teasers (:func:`list_items` on the page's ``body`` and the
        offsets of its ``headlines`` links),
        and an article's body (:data:`ARTICLE_PROSE_CHARS` of prose in :data:`ARTICLE_PROSE_LINES` lines),
-       or some prose at a URL shape whose pages have been articles (``shape_articles`` > 0: a news
-       flash of one paragraph, a headline-only flash)."""
+       or :data:`MIN_TEXT_CHARS` of text at a URL shape whose pages have been articles (``shape_articles``
+       > 0: a news flash of one paragraph, a headline-only flash)."""
     if page_type is not None and page_type != "article":
         return f"page type {page_type}" + (f" ({page_type_reason})" if page_type_reason else "")
     if by == BY_MARKUP or page_type == "article":
@@ -422,13 +448,19 @@ def article_verdict(by: str, text: str, page_type: str | None = None, page_type_
     items = list_items(text, body, list(headlines))
     if items:
         return f"no markup, and a list: headline links between {items} of its prose lines"
+    items = link_lines(text, body)
+    if items:
+        return f"no markup, and a list of links: {items} of its lines are links"
     paragraphs = sum(1 for ln in text.split("\n") if _SENTENCE_END.search(ln))
     if n >= ARTICLE_PROSE_CHARS and paragraphs >= ARTICLE_PROSE_LINES:
         return None
-    if shape_articles and text.strip():
+    if shape_articles and len(text.strip()) >= MIN_TEXT_CHARS:
         return None
-    return (f"no markup, {n} characters of punctuated prose in {paragraphs} lines (< {ARTICLE_PROSE_CHARS} "
-            f"in {ARTICLE_PROSE_LINES}), at a URL shape with no article yet")
+    prose = f"no markup, {n} characters of punctuated prose in {paragraphs} lines (< {ARTICLE_PROSE_CHARS} in " \
+        f"{ARTICLE_PROSE_LINES})"
+    if shape_articles:
+        return f"{prose} and {len(text.strip())} characters of text (< {MIN_TEXT_CHARS})"
+    return f"{prose}, at a URL shape with no article yet"
 
 
 def recognised_by(by: str, page_type: str | None, text: str, shape_articles: int) -> str:

@@ -568,7 +568,10 @@ class NewsSpider(scrapy.Spider):
             pending = Pending(("", ""), None, BY_MARKUP, b"", ())
         by, shapes = pending.by, pending.shapes
         sc = self.crawls.get(adapter.get("site") or "")
-        shape_articles = sc.learner.get(shapes[0])["articles"] if sc is not None and shapes[0] else 0
+        # The shape the page was linked by (an AMP twin's /amp/{n}) and the one it is known by (/news/{n}).
+        canon_shape = url_shapes(adapter.get("canonical_url") or "")[0] if adapter.get("canonical_url") else ""
+        shape_articles = max((sc.learner.get(s)["articles"] for s in (shapes[0], canon_shape) if s),
+                             default=0) if sc is not None else 0
         text = adapter.get("text") or ""
         reason = article_verdict(by, text, page_type, page_type_reason, pending.body, pending.headlines,
                                  shape_articles, shapes[0] or "/{n}")
