@@ -79,6 +79,12 @@ def starter_profile(site_url: str, state: dict, records: list[dict], *, name: st
         elif kind == "other" and shape != "/":
             exclude.append(pattern)
     # The site's language: the majority of its articles' (the home page's on a tie or with none).
+    # An exclusion never covers an article the probe saw (a slug shape sampled by links that failed can
+    # also be the shape of the articles' own URLs).
+    # (AMP/print twins stay excluded: their pages are found under their own URLs.)
+    seen = [_live(u, host) for shape, rec in learner.shapes.items() for u in rec["article_samples"]
+            if shape.strip("/").split("/")[0].split("?")[0] not in VARIANT_SEGMENTS]
+    exclude = [p for p in exclude if not any(re.search(p, u) for u in seen)]
     langs = Counter(r.get("lang") for r in records if r.get("status") == "ok" and r.get("lang") not in (None, "und"))
     top = langs.most_common(2)
     tie = len(top) == 2 and top[0][1] == top[1][1]

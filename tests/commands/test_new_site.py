@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -49,6 +50,15 @@ def test_starter_profile_from_learned_state():
     assert profile["site"] == "X News" and profile["lang"] == "fa"
     profile = starter_profile("https://www.x.ir", state, records[1:])
     assert profile["lang"] == "ar"
+    # Links that failed at a slug shape which the articles' URLs also have: no exclusion hides the articles.
+    for i in range(3):
+        learner.requested(url_shapes(f"https://www.x.ir/x-{i}/y-{i}"))
+        learner.judged(url_shapes(f"https://www.x.ir/x-{i}/y-{i}"), f"https://www.x.ir/x-{i}/y-{i}", False)
+    for url in ("https://www.x.ir/news/a-1.html", "https://www.x.ir/news/b-2.html"):
+        learner.requested(url_shapes(url))
+        learner.judged(url_shapes(url), url, True)
+    profile = starter_profile("https://www.x.ir", state, records)
+    assert not [p for p in profile["exclude"] if re.search(p, "https://www.x.ir/news/a-1.html")]
 
 
 @pytest.mark.skipif(not (R2L / "manifest.jsonl").exists(), reason=f"no R2L dev pages at {R2L}")
