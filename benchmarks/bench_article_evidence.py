@@ -26,8 +26,8 @@ _OG_TYPE = re.compile(r"<meta[^>]*og:type[^>]*>", re.I)
 _MICRODATA = re.compile(r"\sitem(?:scope|type|prop)(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?", re.I)
 
 
-def features(data: Path) -> list[tuple[str, bool, int, int, bool]]:
-    """(fold, is_article, prose chars, prose lines, passes the rest of the rule) per page."""
+def features(data: Path) -> list[tuple[str, bool, int, int, bool, str]]:
+    """(fold, is_article, prose chars, prose lines, passes the rest of the rule, page type) per page."""
     import mcecrawl
     from mcecrawl.encoding import decode
     from mcecrawl.evaluation.datasets import load_dataset
@@ -48,7 +48,7 @@ def features(data: Path) -> list[tuple[str, bool, int, int, bool]]:
             fold = name if name != "wcxb_dev" else f"wcxb_dev:{'article' if article else 'non-article'}"
             rest = ("{" in url_shapes(p.url or "/{n}")[0] and not list_items(r.text, page, page_links(page).headlines)
                     and not link_lines(r.text, page))
-            out.append((fold, article, sum(map(len, prose)), len(prose), rest))
+            out.append((fold, article, sum(map(len, prose)), len(prose), rest, p.page_type or "article"))
     return out
 
 
@@ -90,6 +90,10 @@ def main(argv: list[str]) -> int:
         kind = "articles" if test[0][1] else "non-articles"
         print(f"| {fold} | {len(test)} | {kind} | {cn} | {passed(test, *cn):.3f} | "
               f"{passed(test, *shipped):.3f} | {passed(test, *shipped, whole=False):.3f} |")
+    print("\nwcxb_dev non-articles judged articles by the shipped rule, per page type:")
+    for kind in sorted({r[5] for r in rows if not r[1]}):
+        of = [r for r in rows if not r[1] and r[5] == kind]
+        print(f"  {kind}: {passed(of, *shipped):.3f} of {len(of)} (prose only {passed(of, *shipped, whole=False):.3f})")
     return 0
 
 
