@@ -308,18 +308,21 @@ def page_metadata(selector, jsonld_types: Iterable[str] = ()) -> dict[str, Any]:
 
 # Microdata (https://schema.org/docs/gs.html#microdata_how): an Article-family itemtype, or the
 # articleBody property, is the page's own word that it is an article, as JSON-LD is.
-_ITEMTYPE = re.compile(rb"""itemtype\s*=\s*["']?https?://schema\.org/(\w+)""", re.I)
-_ARTICLE_BODY = re.compile(rb"""itemprop\s*=\s*["']?articleBody\b""", re.I)
+# Matched on the lower-cased page (re.I over a 300 KB page costs 1.6 ms, this 0.3 ms); the type's name
+# is read from the page itself at the same offsets.
+_ITEMTYPE = re.compile(rb"""itemtype\s*=\s*["']?https?://schema\.org/(\w+)""")
+_ARTICLE_BODY = re.compile(rb"""itemprop\s*=\s*["']?articlebody\b""")
 
 
 def microdata_evidence(body: bytes) -> str | None:
     """The microdata that says the page is an article (an Article-family ``itemtype`` or
     ``itemprop=articleBody``), or None."""
-    for m in _ITEMTYPE.finditer(body):
-        name = m.group(1).decode("ascii")
+    low = body.lower()
+    for m in _ITEMTYPE.finditer(low):
+        name = body[m.start(1):m.end(1)].decode("ascii", "replace")
         if name in ARTICLE_JSONLD_TYPES:
             return f"microdata itemtype {name}"
-    if _ARTICLE_BODY.search(body):
+    if _ARTICLE_BODY.search(low):
         return "microdata itemprop articleBody"
     return None
 
