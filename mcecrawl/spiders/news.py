@@ -542,6 +542,7 @@ class NewsSpider(SpiderBase):
         locale = selector.css('meta[property="og:locale"]::attr(content)').get() or ""
         lang = self.lang or _html_lang(page.body) or locale[:2].lower() or "und"
         content = by == BY_CONTENT
+        self._items += 1
         self._pending[canon] = Pending(page.shapes, meta.get("mce_via"), by, page.body if content else b"",
                                        tuple(page.links.headlines) if content else ())
         yield self.build_item(page.response.url, canon, sc.site.key, (og_site or "").strip() or sc.site.host, lang,
