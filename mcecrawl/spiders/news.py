@@ -194,6 +194,7 @@ class NewsSpider(SpiderBase):
         self.mce_encoding = None  # read by the encoding middleware: no forced charset
         self.crawls: dict[str, SiteCrawl] = {}
         self._pending: dict[str, Pending] = {}
+        self._closing = False
         self.found: dict[str, dict[str, list[str]]] = {}  # kept in spider.state from start() on
         self._routes: dict[str, tuple[str, str, tuple[str, str]] | None] = {}  # link -> _route()
         self.hold_back = True  # park requests of shapes that lead nowhere (not on a shared frontier)
@@ -536,18 +537,19 @@ class NewsSpider(SpiderBase):
             stats.inc_value("mcecrawl/too_old")
             self._judged_not_article(sc, meta, page.response.url, "older than since")
             return
-        if self.limit_reached():
+        if self.limit is not None and self._items + len(self._pending) >= self.limit:
+            # ``limit`` counts articles written: candidates in flight may still turn out not to be articles,
+            # but no more are read than could reach it.
+            stats.inc_value("mcecrawl/news/skipped/limit")
             return
         og_site = selector.css('meta[property="og:site_name"]::attr(content)').get()
         locale = selector.css('meta[property="og:locale"]::attr(content)').get() or ""
         lang = self.lang or _html_lang(page.body) or locale[:2].lower() or "und"
         content = by == BY_CONTENT
-        self._items += 1
         self._pending[canon] = Pending(page.shapes, meta.get("mce_via"), by, page.body if content else b"",
                                        tuple(page.links.headlines) if content else ())
         yield self.build_item(page.response.url, canon, sc.site.key, (og_site or "").strip() or sc.site.host, lang,
                               prov, **info, html=page.body)
-        self.check_limit()
 
     def redirected(self, sc: SiteCrawl, response: Response) -> Iterable[Request]:
         """A page answered with a redirect: its target is routed as a link of that page, so that a
@@ -621,6 +623,13 @@ class NewsSpider(SpiderBase):
         article = status == "ok"
         if article:
             sc.articles += 1
+            self._items += 1  # articles written, toward limit
+            if self.limit_reached():
+                from twisted.internet import reactor
+
+                # Closed outside the signal handler; the candidates in flight finish (none beyond the limit:
+                # article_item admits no more than it can reach).
+                cast(Any, reactor).callLater(0, self._close_at_limit)
             if via is not None:
                 sc.learner.led_to_article(via)
         else:
@@ -629,6 +638,14 @@ class NewsSpider(SpiderBase):
         sc.learner.judged(shapes, canon or url or "", article=article)
         self._release(sc, shapes)
         self._release(sc, via)
+
+    def _close_at_limit(self) -> None:
+        from scrapy.utils.defer import deferred_from_coro
+
+        engine = self.crawler.engine
+        if engine is not None and engine.running and not self._closing:
+            self._closing = True
+            deferred_from_coro(engine.close_spider_async(reason="limit"))
 
     def failed(self, request: Request, kind: str, why: str) -> Iterable[Any]:
         sc = self.crawls.get(request.meta.get("mce_site", ""))
