@@ -34,7 +34,7 @@ class ExtractionOutcome:
     config_error: bool = False  # unknown algorithm or parameter: the site profile is wrong
     cpu_ms: float = 0.0  # CPU time of the extraction in the process that ran it
     quality: TextQuality | None = None  # the job's ``quality`` steps on ``text``, when asked
-    page_type: str | None = None  # Extraction.page_type (None: not judged)
+    page_type: str | None = None  # the extraction's page type (mcecrawl.algorithms.result.PAGE_TYPES)
     page_type_reason: str = ""
 
     @classmethod
