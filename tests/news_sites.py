@@ -201,8 +201,9 @@ class NewsSite:
                 links += [("/loop/a", "loop"), ("/loop/b", "loop")]
             return links
         if k == "plain":
-            return [(f"/section/{s}", s) for s in SECTIONS] + [("/about", "about"), ("/contact", "contact"),
-                                                                 ("/digest", "digest")] + \
+            return [(f"/section/{s}", s) for s in SECTIONS] + [("/about-the-paper", "about"),
+                                                                 ("/contact", "contact"),
+                                                                 ("/weekly-digest", "digest")] + \
                 [(f"/more/{t}", t) for t in self.others]
         if k == "alike":
             return [(f"/{s}-news", s) for s in SECTIONS] + [("/about-us", "about")]
@@ -361,9 +362,10 @@ class NewsSite:
             m = re.fullmatch(r"/tag/(\d+)", path)
             if m:
                 return self.listing(f"tag {m.group(1)}", [0, 1], self.nav()[:5], None)
-        if k == "plain" and path == "/about":
+        # At slug URLs (one page among many, as an article's): their content, not their URL, must tell.
+        if k == "plain" and path == "/about-the-paper":
             return self.about()
-        if k == "plain" and path == "/digest":
+        if k == "plain" and path == "/weekly-digest":
             return self.digest()
         m = re.fullmatch(r"/more/(\w+)", path)
         if k == "plain" and m and m.group(1) in self.others:

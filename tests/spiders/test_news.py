@@ -69,9 +69,9 @@ def test_site_shapes(kind, n, stripped, tmp_path):
     if stripped:
         assert "no article carried page-type markup" in log
     if kind == "plain":  # an about page of two paragraphs, a listing of long teasers, real non-articles
-        assert hits.get("/about") == 1 and hits.get("/digest") == 1
+        assert hits.get("/about-the-paper") == 1 and hits.get("/weekly-digest") == 1
         assert not [r for r in records if r["status"] == "ok" and urlsplit(r["url"]).path in
-                    ("/about", "/digest", *(f"/more/{t}" for t in site.others))]
+                    ("/about-the-paper", "/weekly-digest", *(f"/more/{t}" for t in site.others))]
     if kind == "cms":
         assert not any(r["status"] == "ok" and "/media/" in r["url"] for r in records)
         assert sum(v for k, v in hits.items() if k.startswith("/media/")) <= 3  # video pages lead nowhere
