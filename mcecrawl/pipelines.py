@@ -23,7 +23,7 @@ from scrapy.exceptions import DropItem
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.config import Config
 from mcecrawl.exporters import sanitize
-from mcecrawl.extraction import ExtractionJob, run_job
+from mcecrawl.extraction import ExtractionJob, ExtractionOutcome, run_job
 from mcecrawl.items import SCHEMA_VERSION
 
 if TYPE_CHECKING:
@@ -83,10 +83,10 @@ class ExtractionPipeline:
             adapter.setdefault("page_type", None)
             adapter.setdefault("page_type_reason", "")
         else:
-            await self._extract(adapter, page)
-            # A spider may judge the extraction's own evidence (the generic news spider: enough prose).
+            outcome = await self._extract(adapter, page)
+            # The spider judges the page by its extraction (page type, prose): extracted once, here.
             judge = getattr(getattr(self.crawler, "spider", None), "not_article_after_extraction", None)
-            reason = judge(adapter) if judge is not None and adapter["status"] == "ok" else None
+            reason = judge(adapter, outcome) if judge is not None and adapter["status"] == "ok" else None
             if reason:
                 self._fill(adapter, "", (), "not_article", f"not an article: {reason}", adapter["extraction_ms"])
         status = adapter["status"]
@@ -95,7 +95,7 @@ class ExtractionPipeline:
             logger.info("%s: %s (%s)", status, adapter.get("url"), adapter.get("reason"))
         return item
 
-    async def _extract(self, adapter: ItemAdapter, page: bytes) -> None:
+    async def _extract(self, adapter: ItemAdapter, page: bytes) -> ExtractionOutcome:
         quality = None
         if self._corpus is not None and adapter.get("lang"):  # the declared language is the one it folds for
             quality = (adapter["lang"], self._corpus.quality.text_inputs(adapter))
@@ -127,6 +127,7 @@ class ExtractionPipeline:
         self._fill(adapter, result.text, result.paragraphs, result.status, result.reason, result.ms)
         if result.quality is not None and self._corpus is not None and adapter["text"] == result.text:
             self._corpus.hand_over(adapter.item, adapter["text"], result.quality)
+        return result
 
     @staticmethod
     def _fill(adapter: ItemAdapter, text: str, paragraphs, status: str, reason: str, ms: float) -> None:

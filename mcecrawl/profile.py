@@ -18,7 +18,10 @@ three-line spider (``class X(ProfileSpider): name = "x"``).  Keys::
                     rules, matched on the canonical live URL.  "required": fetch, then keep only with
                     positive page evidence (ambiguous URL shapes); "veto" (default): keep unless an
                     explicit non-article type is the page's main entity; "unambiguous": the URL shape
-                    alone says article, no page evidence is read.
+                    alone says article, no page evidence is read; "evidence": markup decides where the
+                    page has it, else the page's own content as its extraction shows it (an article's
+                    prose, not a list of teasers; ``mcecrawl.spiders.evidence.article_verdict``), for
+                    sites whose articles carry no markup.
     exclude         [regex]: never fetched (media, live pages, static files)
     evidence        site-specific page-evidence rules on top of the built-in schema.org/Open Graph
                     ones (``mcecrawl.spiders.evidence.page_evidence``): {"script_json": {"selector": css,
@@ -70,13 +73,13 @@ BLOCKED_SCAN_CHARS = 65_536
 # Evidence outcomes.
 ARTICLE, NOT_ARTICLE, NO_SIGNAL = "article", "not-article", "no-signal"
 # Article rule evidence levels (see ``articles`` in the module docstring).
-REQUIRED, VETO, UNAMBIGUOUS = "required", "veto", "unambiguous"
+REQUIRED, VETO, UNAMBIGUOUS, EVIDENCE = "required", "veto", "unambiguous", "evidence"
 
 
 @dataclass(frozen=True)
 class ArticleRule:
     pattern: re.Pattern
-    evidence: str = "veto"  # "required" | "veto" | "unambiguous"
+    evidence: str = "veto"  # "required" | "veto" | "unambiguous" | "evidence"
 
 
 @dataclass

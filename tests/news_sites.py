@@ -42,6 +42,39 @@ _CANONICAL = re.compile(r"<link[^>]*rel=[\"']?canonical[^>]*>", re.I)
 _ARTICLE_META = re.compile(r"<meta[^>]*(?:og:type|article:)[^>]*>", re.I)
 _ITEMTYPE = re.compile(r"\sitem(?:type|prop)=[\"'][^\"']*[\"']", re.I)
 _HEAD = re.compile(r"<head[^>]*>", re.I)
+# Page-type markup of an article page, removed in the stripped variant: JSON-LD scripts, og:type metas,
+# microdata attributes.
+_OG_TYPE = re.compile(r"<meta[^>]*og:type[^>]*>", re.I)
+_MICRODATA = re.compile(r"\sitem(?:scope|type|prop)(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?", re.I)
+WCXB = R2L.parent / "wcxb_dev"
+# Real non-article pages of wcxb_dev served on the fixture sites (one of each type), at /more/<type>.
+OTHER_TYPES = ("listing", "forum", "service", "collection", "product")
+
+
+def strip_markup(text: str) -> str:
+    """``text`` without its page-type markup (JSON-LD, og:type, itemscope/itemtype/itemprop)."""
+    return _MICRODATA.sub("", _OG_TYPE.sub("", _LDJSON.sub("", text)))
+
+
+def real_other_pages() -> dict[str, bytes]:
+    """One real wcxb_dev page of each type of :data:`OTHER_TYPES` (the first in the manifest), as UTF-8,
+    without page-type markup."""
+    import gzip
+
+    out: dict[str, bytes] = {}
+    if not (WCXB / "manifest.jsonl").exists():
+        return out
+    for line in (WCXB / "manifest.jsonl").read_text(encoding="utf-8").splitlines():
+        m = json.loads(line)
+        kind = m.get("page_type")
+        if kind in OTHER_TYPES and kind not in out:
+            raw = (WCXB / (m.get("page_file") or f"pages/{m['id']}.html")).read_bytes()
+            if raw[:2] == b"\x1f\x8b":
+                raw = gzip.decompress(raw)
+            # Their own page-type markup removed as for the listings' heads (some declare Article types
+            # for pages that are not articles: a page type judgement, not this fixture, must catch those).
+            out[kind] = _ARTICLE_META.sub("", strip_markup(decode(raw).text)).encode("utf-8")
+    return out
 
 
 def real_articles() -> list[dict]:
@@ -75,8 +108,13 @@ class NewsSite:
     """``resolver(path, query)`` for :class:`mcecrawl.demo.server.FixtureServer`; set ``base`` to the
     server's URL once it listens."""
 
-    def __init__(self, kind: str, n_articles: int = 40, *, shift_after: int = 30):
+    def __init__(self, kind: str, n_articles: int = 40, *, shift_after: int = 30, stripped: bool = False,
+                 marked_every: int = 0):
         self.kind = kind
+        # stripped: no article carries page-type markup; marked_every=k: only every k-th article does.
+        self.stripped = stripped
+        self.marked_every = marked_every
+        self.others = real_other_pages()
         self.n = n_articles
         self.pages = real_articles()
         self.base = ""
@@ -122,6 +160,8 @@ class NewsSite:
             extra += f'<link rel="amphtml" href="{self.base}/amp/{100000 + i}">'
         extra += f'<base href="{html.escape(page["url"])}">'
         text = _CANONICAL.sub("", page["text"])
+        if self.stripped or (self.marked_every and i % self.marked_every):
+            text = strip_markup(text)
         m = _HEAD.search(text)
         text = text[:m.end()] + extra + text[m.end():] if m else extra + text
         return text.encode("utf-8")
@@ -161,7 +201,10 @@ class NewsSite:
                 links += [("/loop/a", "loop"), ("/loop/b", "loop")]
             return links
         if k == "plain":
-            return [(f"/section/{s}", s) for s in SECTIONS] + [("/about", "about"), ("/contact", "contact")]
+            return [(f"/section/{s}", s) for s in SECTIONS] + [("/about-the-paper", "about"),
+                                                                 ("/contact", "contact"),
+                                                                 ("/weekly-digest", "digest")] + \
+                [(f"/more/{t}", t) for t in self.others]
         if k == "alike":
             return [(f"/{s}-news", s) for s in SECTIONS] + [("/about-us", "about")]
         return []
@@ -319,6 +362,40 @@ class NewsSite:
             m = re.fullmatch(r"/tag/(\d+)", path)
             if m:
                 return self.listing(f"tag {m.group(1)}", [0, 1], self.nav()[:5], None)
-        if k in ("plain", "alike") and path in ("/about", "/contact", "/about-us"):
+        # At slug URLs (one page among many, as an article's): their content, not their URL, must tell.
+        if k == "plain" and path == "/about-the-paper":
+            return self.about()
+        if k == "plain" and path == "/weekly-digest":
+            return self.digest()
+        m = re.fullmatch(r"/more/(\w+)", path)
+        if k == "plain" and m and m.group(1) in self.others:
+            return self.others[m.group(1)]
+        if k in ("plain", "alike") and path in ("/contact", "/about-us"):
             return self.listing(path.strip("/"), [], [], None)
         return None
+
+    def prose(self, i: int) -> list[str]:
+        """The punctuated lines of article ``i``'s extraction: real prose for the non-article pages."""
+        import mcecrawl
+        from mcecrawl.spiders.evidence import _SENTENCE_END
+
+        page = self.pages[i % len(self.pages)]
+        return [ln for ln in mcecrawl.extract(page["text"]).text.split("\n")[1:] if _SENTENCE_END.search(ln)]
+
+    def about(self) -> bytes:
+        """An about page: a headline and two paragraphs of real prose, no date, no list."""
+        lines = [ln for i in range(len(self.pages)) for ln in self.prose(i) if len(ln) > 150][:2]
+        head = _listing_head(self.pages[0]["head"], "about")
+        paras = "".join(f"<p>{html.escape(ln)}</p>" for ln in lines)
+        return (f"{head}<body><header><nav><a href=\"/\">home</a></nav></header><main><h1>about us</h1>{paras}"
+                f"</main></body></html>").encode()
+
+    def digest(self) -> bytes:
+        """A listing with long teasers: each article's headline (a link) and its first paragraph."""
+        head = _listing_head(self.pages[0]["head"], "digest")
+        items = []
+        for i in range(min(self.n, PER_LISTING)):
+            teaser = " ".join(self.prose(i)[:2]) or self.title(i)
+            items.append(f'<article><h2><a href="{self.teaser_href(i)}">{html.escape(self.title(i))}</a></h2>'
+                         f"<p>{html.escape(teaser)}</p></article>")
+        return (f"{head}<body><main><h1>digest</h1>{''.join(items)}</main></body></html>").encode()

@@ -166,7 +166,7 @@ def test_rejects_filters_partition_items():
 
 def test_a_spider_may_judge_the_extractions_own_evidence():
     class Spider:
-        def not_article_after_extraction(self, adapter):
+        def not_article_after_extraction(self, adapter, outcome):
             return "too little prose" if adapter["url"].endswith("/2") else None
 
     crawler = _Crawler()

@@ -4,7 +4,8 @@ A short crawl of the generic news spider (``scrapy crawl news -a site=URL -a lim
 state kept in a temporary ``JOBDIR``) finds the entry points that answer (sitemaps, news sitemaps,
 feeds) and learns the site's URL shapes; this turns them into a profile (``profile.schema.json``) for
 a user who wants to pin and edit the rules: article rules from the shapes that yielded articles
-(``required`` page evidence where the same shape also held non-articles), pagination from the shapes
+(``required`` page evidence where the same shape also held non-articles, ``evidence`` instead when the
+probe recognised articles without markup by their own content), pagination from the shapes
 that led to articles, exclusions from the sampled shapes that led nowhere, the home page as listing,
 and the learned shapes with counts and samples under ``learned``.  ``mcecrawl check-site PROFILE``
 runs on it (with ``--base-url`` for a site on a non-default port: profile URLs are ``https://host``).
@@ -51,6 +52,10 @@ def starter_profile(site_url: str, state: dict, records: list[dict], *, name: st
     prefix = "^https://" + re.escape(host)
     learner = ShapeLearner(state.get("urlshapes", {}).get(site.key, {}))
     found = state.get("entry_points", {}).get(site.key, {})
+    recognised = state.get("recognised", {}).get(site.key, {})
+    home = state.get("home", {}).get(site.key, {})
+    # Articles recognised by their own content (no markup): a rule must accept that evidence.
+    unmarked = any(how.startswith("own content") for how in recognised)
     articles, pagination, exclude, learned, ambiguous = [], [], [], [], []
     for shape, rec in sorted(learner.shapes.items()):
         if not in_use(rec):
@@ -65,15 +70,25 @@ def starter_profile(site_url: str, state: dict, records: list[dict], *, name: st
         if first in VARIANT_SEGMENTS:  # AMP/print twins: the pages they render are found under their own URL
             exclude.append(pattern)
         elif kind == "article" and not coarse:
-            articles.append({"pattern": pattern, "evidence": "required" if rec["other"] else "veto"})
+            needed = ("evidence" if unmarked else "required") if rec["other"] else "veto"
+            articles.append({"pattern": pattern, "evidence": needed})
             if rec["other"] and rec["led_to"]:  # listings at article URLs
                 ambiguous.append(pattern)
         elif kind == "listing":
             pagination.append(pattern)
         elif kind == "other" and shape != "/":
             exclude.append(pattern)
-    langs = Counter(r.get("lang") for r in records if r.get("status") == "ok" and r.get("lang"))
-    declared = lang or (langs.most_common(1)[0][0] if langs else "und")
+    # The site's language: the majority of its articles' (the home page's on a tie or with none).
+    # An exclusion never covers an article the probe saw (a slug shape sampled by links that failed can
+    # also be the shape of the articles' own URLs).
+    # (AMP/print twins stay excluded: their pages are found under their own URLs.)
+    seen = [_live(u, host) for shape, rec in learner.shapes.items() for u in rec["article_samples"]
+            if shape.strip("/").split("/")[0].split("?")[0] not in VARIANT_SEGMENTS]
+    exclude = [p for p in exclude if not any(re.search(p, u) for u in seen)]
+    langs = Counter(r.get("lang") for r in records if r.get("status") == "ok" and r.get("lang") not in (None, "und"))
+    top = langs.most_common(2)
+    tie = len(top) == 2 and top[0][1] == top[1][1]
+    declared = lang or (home.get("lang") if (tie or not top) and home.get("lang") else top[0][0] if top else "und")
     if not re.fullmatch(r"[a-z]{2,3}", declared or ""):
         declared = "und"
     slug = re.sub(r"[^a-z0-9]+", "_", host.lower()).strip("_")
@@ -81,7 +96,8 @@ def starter_profile(site_url: str, state: dict, records: list[dict], *, name: st
     profile: dict = {
         "$comment": f"Starter profile written by `mcecrawl new-site {site_url}`: check and edit the rules.",
         "name": name or (slug if slug[:1].isalpha() else f"site_{slug}"),
-        "site": names.most_common(1)[0][0] if names else host,
+        # The site's name: its home page's (og:site_name, else its title), else the majority of its articles'.
+        "site": home.get("site_name") or (names.most_common(1)[0][0] if names else host),
         "lang": declared,
         "live_hosts": sorted({n.split(":")[0] for n in site.netlocs}),
         "entry_points": {kind: [_live(u, host) for u in found.get(kind, [])]

@@ -29,7 +29,7 @@ import functools
 import logging
 from datetime import date, datetime, timezone
 from typing import Any, AsyncIterator, Callable, Iterable, cast
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import scrapy
 from scrapy.exceptions import CloseSpider
@@ -39,16 +39,40 @@ from scrapy.utils.response import get_base_url
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.config import Config
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
-from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, REQUIRED, UNAMBIGUOUS, VETO, Profile, load_profile
-from mcecrawl.spiders.discovery import feed_entries, sitemap_entries
-from mcecrawl.spiders.evidence import head_selector, iso_before, page_evidence, page_metadata, signals_selector, too_old
+from mcecrawl.profile import (
+    ARTICLE,
+    EVIDENCE,
+    NO_SIGNAL,
+    NOT_ARTICLE,
+    REQUIRED,
+    UNAMBIGUOUS,
+    VETO,
+    Profile,
+    load_profile,
+)
+from mcecrawl.spiders.discovery import feed_entries, join_url, page_links, sitemap_entries
+from mcecrawl.spiders.evidence import (
+    BY_CONTENT,
+    BY_MARKUP,
+    article_verdict,
+    head_selector,
+    iso_before,
+    page_evidence,
+    page_metadata,
+    signals_selector,
+    too_old,
+)
+from mcecrawl.spiders.urlshapes import url_shapes
 
 logger = logging.getLogger(__name__)
 
-# Request priorities: fresh sources (sitemaps, feeds) before listings; articles before more
-# discovery so that memory stays flat on big sites (docs/decisions.md feature 3: feeds/sitemaps first,
-# recursive crawl only to back-fill).
-PRIORITY_SITEMAP, PRIORITY_FEED, PRIORITY_LISTING, PRIORITY_ARTICLE = 20, 20, 0, 30
+# Request priorities of both spiders, higher first: pages known to be articles (a profile's article rules,
+# the news spider's learned article shapes); pages listed in a sitemap or feed; discovery documents
+# (sitemaps, feeds, the home page); pages of unknown shapes; listings last.  Articles before more
+# discovery keeps memory flat on big sites (docs/decisions.md feature 3: feeds/sitemaps first, recursive
+# crawl only to back-fill).
+PRIORITY_ARTICLE, PRIORITY_LISTED, PRIORITY_DISCOVERY, PRIORITY_UNKNOWN, PRIORITY_LISTING = 30, 25, 20, 10, 5
+PRIORITY_SITEMAP = PRIORITY_FEED = PRIORITY_DISCOVERY
 
 # Statuses kept for article requests instead of being dropped by HttpErrorMiddleware, so that
 # anti-bot challenge pages (often served as 403/503 — docs/site_notes.md §0.4) are reported as "blocked".
@@ -98,7 +122,113 @@ class SeenURLs:
         self.written.add(canonical_url)
 
 
-class ProfileSpider(scrapy.Spider):
+class Mirror:
+    """Live URLs and the URLs fetched: with ``-a base_url=`` every live URL (``is_live``) is fetched from the
+    mirror (path and query kept) and the mirror's host is known by the site's ``origin`` (scheme, host);
+    without it both mappings are the identity."""
+
+    def __init__(self, base_url: str | None, origin: tuple[str, str], is_live: Callable[[str], bool]):
+        self.base = urlsplit(base_url.rstrip("/")) if base_url else None
+        self.origin = origin
+        self.is_live = is_live
+
+    def to_fetch(self, url: str) -> str:
+        if self.base is None or not self.is_live(url):
+            return url
+        p = urlsplit(url)
+        return urlunsplit((self.base.scheme, self.base.netloc, p.path, p.query, ""))
+
+    def to_live(self, url: str) -> str:
+        if self.base is None:
+            return url
+        p = urlsplit(url)
+        if p.netloc != self.base.netloc:
+            return url
+        return urlunsplit((*self.origin, p.path, p.query, ""))
+
+
+class SpiderBase(scrapy.Spider):
+    """What the profile spiders and the generic news spider share: the feeds configuration, the mirror URL
+    mapping, ``since``/``limit``/``algorithm``, sitemap and feed parsing with their counts, error counting,
+    URL de-duplication (:class:`SeenURLs`) and item building."""
+
+    mirror: Mirror
+    algorithm_params: dict[str, Any]
+
+    @classmethod
+    def update_settings(cls, settings) -> None:
+        super().update_settings(settings)
+        from mcecrawl.exporters import configure_feeds
+
+        configure_feeds(settings)
+
+    def setup_crawl(self, since: str | None, limit: str | int | None, algorithm: str) -> None:
+        """``-a since=YYYY-MM-DD``, ``-a limit=N`` (articles written) and the extraction algorithm."""
+        self.since: str | None = date.fromisoformat(since).isoformat() if since else None
+        self.limit = int(limit) if limit not in (None, "") else None
+        self.algorithm = algorithm
+        self.urls = SeenURLs()  # its done-record is attached in start()
+        self._items = 0
+
+    # -- live <-> fetch URL mapping ------------------------------------------------------------
+    def to_fetch(self, live_url: str) -> str:
+        """The URL to request: the live URL, or its path on the ``base_url`` mirror."""
+        return self.mirror.to_fetch(live_url)
+
+    def to_live(self, url: str) -> str:
+        return self.mirror.to_live(url)
+
+    # -- limit ---------------------------------------------------------------------------------
+    def limit_reached(self) -> bool:
+        return self.limit is not None and self._items >= self.limit
+
+    def check_limit(self) -> None:
+        """After an item: stop the crawl once ``limit`` items were written."""
+        if self.limit_reached():
+            raise CloseSpider("limit")
+
+    # -- discovery documents -------------------------------------------------------------------
+    def sitemap_of(self, response: Response) -> tuple[str, list[dict[str, str]]] | None:
+        """``(kind, entries)`` of a sitemap response, counted (``mcecrawl/discovery/sitemaps/<kind>``), or
+        None when it is no XML (counted as ``bad_sitemap``)."""
+        parsed = sitemap_entries(response.body)
+        if parsed is None:
+            self.crawler.stats.inc_value("mcecrawl/discovery/bad_sitemap")
+            return None
+        self.crawler.stats.inc_value(f"mcecrawl/discovery/sitemaps/{parsed[0]}")
+        return parsed
+
+    def feed_of(self, response: Response) -> list[tuple[str, str | None]] | None:
+        """``(link, date)`` entries of a feed response, counted, or None when it is no feed."""
+        entries = feed_entries(response.body)
+        self.crawler.stats.inc_value("mcecrawl/discovery/bad_feed" if entries is None else "mcecrawl/discovery/feeds")
+        return entries
+
+    # -- items and errors ----------------------------------------------------------------------
+    def build_item(self, url: str, canonical_url: str, site: str, site_name: str, lang: str,
+                   prov: dict[str, Any], **fields: Any) -> ArticleItem:
+        """An item of the page at ``url`` for the extraction pipeline (``html`` among ``fields``)."""
+        return ArticleItem(url=url, canonical_url=canonical_url, site=site, site_name=site_name, lang=lang,
+                           algorithm=self.algorithm, params=dict(self.algorithm_params),
+                           fetched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                           schema_version=SCHEMA_VERSION, **prov, **fields)
+
+    def request_kind(self, request: Request) -> str:
+        return request.meta.get("mce_kind", "request")
+
+    def on_error(self, failure):
+        """A request failed (DNS, connection, timeout, an HTTP error not kept): counted as
+        ``mcecrawl/failed/<kind>``, then :meth:`failed` says what follows."""
+        request = failure.request
+        kind = self.request_kind(request)
+        self.crawler.stats.inc_value(f"mcecrawl/failed/{kind}")
+        yield from self.failed(request, kind, failure.getErrorMessage())
+
+    def failed(self, request: Request, kind: str, why: str) -> Iterable[Any]:
+        return ()
+
+
+class ProfileSpider(SpiderBase):
     """Crawl one site as its profile (``mcecrawl/profiles/<name>.json``) describes."""
 
     name = "profile"
@@ -113,9 +243,6 @@ class ProfileSpider(scrapy.Spider):
     def update_settings(cls, settings) -> None:
         """Per-site politeness from the profile, below the command line (``-s``) in priority."""
         super().update_settings(settings)
-        from mcecrawl.exporters import configure_feeds
-
-        configure_feeds(settings)
         try:
             profile = cls.load_class_profile()
         except FileNotFoundError:  # the generic "profile" spider: -a profile=... (no class profile)
@@ -149,32 +276,15 @@ class ProfileSpider(scrapy.Spider):
             raise ValueError(f"spider {self.name!r}: no site profile at {e.filename}; "
                              f"give one with -a profile=FILE.json") from None
         self.base_url = base_url.rstrip("/") if base_url else None
-        self.since: str | None = date.fromisoformat(since).isoformat() if since else None
-        self.limit = int(limit) if limit not in (None, "") else None
-        self.algorithm = algorithm or self.profile.extraction.get("algorithm", DEFAULT_ALGORITHM)
+        self.mirror = Mirror(base_url, ("https", self.profile.canonical_host), self.profile.is_live)
+        self.setup_crawl(since, limit, algorithm or self.profile.extraction.get("algorithm", DEFAULT_ALGORITHM))
         # Read by EncodingNormalizationMiddleware: a profile may force the site's charset.
         self.mce_encoding = self.profile.raw.get("encoding") or None
         self.algorithm_params = dict(self.profile.extraction.get("params", {})) if not algorithm else {}
-        self.urls = SeenURLs()  # its done-record is attached in start()
         self._listing_pages = 0
-        self._items = 0
-
-    # -- live <-> fetch URL mapping ------------------------------------------------------------
-    def to_fetch(self, live_url: str) -> str:
-        """The URL to request: the live URL, or its path on the ``base_url`` mirror."""
-        if not self.base_url or not self.profile.is_live(live_url):
-            return live_url
-        base = urlsplit(self.base_url)
-        p = urlsplit(live_url)
-        return urlunsplit((base.scheme, base.netloc, p.path, p.query, ""))
-
-    def to_live(self, url: str) -> str:
-        if self.base_url:
-            base = urlsplit(self.base_url)
-            p = urlsplit(url)
-            if p.netloc == base.netloc:
-                return urlunsplit(("https", self.profile.canonical_host, p.path, p.query, ""))
-        return url
+        # Pages of "evidence" rules without markup, until their extraction judges them: canonical URL ->
+        # (page bytes, offsets of its headline links).
+        self._by_content: dict[str, tuple[bytes, tuple[int, ...]]] = {}
 
     def crawling_live_host(self) -> bool:
         if not self.base_url:
@@ -232,7 +342,11 @@ class ProfileSpider(scrapy.Spider):
         """Route one discovered link: an article request, a pagination request, or nothing."""
         if not url or url.startswith(("javascript:", "mailto:", "#")):
             return
-        live = self.to_live(urljoin(base, url) if base else url)
+        joined = join_url(base, url)
+        if joined is None:  # one href that is no URL (mailto://[) costs the page none of its other links
+            self.crawler.stats.inc_value("mcecrawl/discovery/bad_link")
+            return
+        live = self.to_live(joined)
         if not self.profile.is_live(live):
             return
         canon = self.profile.canonicalize(live)
@@ -247,7 +361,7 @@ class ProfileSpider(scrapy.Spider):
             if self.urls.done_before(canon):
                 self.crawler.stats.inc_value("mcecrawl/resume/skipped_done")
                 return
-            if self.limit is not None and self._items >= self.limit:
+            if self.limit_reached():
                 return
             self.crawler.stats.inc_value("mcecrawl/discovery/articles")
             yield Request(self.to_fetch(canon), callback=self.parse_article, errback=self.on_error,
@@ -277,13 +391,11 @@ class ProfileSpider(scrapy.Spider):
         """Sitemap index -> child sitemaps; urlset (incl. Google News) -> article requests."""
         if self._report_blocked(response):
             return
-        parsed = sitemap_entries(response.body)
+        parsed = self.sitemap_of(response)
         if parsed is None:
-            self.crawler.stats.inc_value("mcecrawl/discovery/bad_sitemap")
             logger.warning("Not a sitemap: %s", response.url)
             return
         kind, entries = parsed
-        self.crawler.stats.inc_value(f"mcecrawl/discovery/sitemaps/{kind}")
         for fields in entries:
             loc = fields["loc"]
             if kind == "sitemapindex":
@@ -303,9 +415,8 @@ class ProfileSpider(scrapy.Spider):
         """RSS 2.0 ``item/link`` and Atom ``entry/link@href``, with their dates for ``since``."""
         if self._report_blocked(response):
             return
-        entries = feed_entries(response.body)
+        entries = self.feed_of(response)
         if entries is None:
-            self.crawler.stats.inc_value("mcecrawl/discovery/bad_feed")
             return
         for link, when in entries:
             yield from self.consider(link, response.url, listed_date=when)
@@ -342,7 +453,7 @@ class ProfileSpider(scrapy.Spider):
         return {}
 
     def parse_article(self, response: Response):
-        if self.limit is not None and self._items >= self.limit:
+        if self.limit_reached():
             return
         stats = self.crawler.stats
         requested = response.meta.get("mce_canonical") or self.profile.canonicalize(self.to_live(response.url))
@@ -354,20 +465,16 @@ class ProfileSpider(scrapy.Spider):
             logger.debug("Already written: %s (from %s)", canon, response.url)
             return
         text, body, prov = decoded_page(response)
-        base = dict(url=response.url, canonical_url=canon, site=self.profile.name, site_name=self.profile.site,
-                    lang=self.profile.lang,
-                    algorithm=self.algorithm, params=dict(self.algorithm_params),
-                    fetched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                    schema_version=SCHEMA_VERSION, **prov)
+        item = functools.partial(self.build_item, response.url, canon, self.profile.name, self.profile.site,
+                                 self.profile.lang, prov)
         marker = self.profile.is_blocked_page(text)
         if marker:
             stats.inc_value(f"mcecrawl/blocked/{urlsplit(response.url).hostname}")
             logger.warning("Anti-bot challenge page (marker %r) instead of %s", marker, response.url)
             self._items += 1
             self.urls.wrote(canon)
-            yield ArticleItem(**base, title=None, published=None, published_raw=None, authors=[], html=b"",
-                              status="blocked",
-                              reason=f"anti-bot challenge page (marker {marker!r}, HTTP {response.status})")
+            yield item(title=None, published=None, published_raw=None, authors=[], html=b"", status="blocked",
+                       reason=f"anti-bot challenge page (marker {marker!r}, HTTP {response.status})")
             return
         if response.status != 200:
             stats.inc_value(f"mcecrawl/article_http_error/{response.status}")
@@ -405,7 +512,7 @@ class ProfileSpider(scrapy.Spider):
             if meta is None:
                 meta = self.page_metadata(page_signals(), whole_page)
             self.urls.wrote(canon)
-            yield ArticleItem(**base, **meta, html=b"", status="not_article", reason=f"not an article: {why}")
+            yield item(**meta, html=b"", status="not_article", reason=f"not an article: {why}")
             return
         if meta is None:
             meta = self.page_metadata(page_signals(), whole_page)
@@ -415,16 +522,32 @@ class ProfileSpider(scrapy.Spider):
         self._items += 1
         extra = self.extra_item_fields(response, whole_page)
         self.urls.wrote(canon)
-        yield ArticleItem(**base, **meta, html=body, **extra)
-        if self.limit is not None and self._items >= self.limit:
-            raise CloseSpider("limit")
+        if needed == EVIDENCE and verdict != ARTICLE:  # no markup: its extraction will judge it
+            self._by_content[canon] = (body, tuple(page_links(body).headlines))
+        yield item(**meta, html=body, **extra)
+        self.check_limit()
 
-    def on_error(self, failure):
-        request = failure.request
+    def not_article_after_extraction(self, adapter: Any, outcome: Any = None) -> str | None:
+        """The page judged by its extraction (called by the extraction pipeline for ``ok`` items): a page type
+        other than ``article`` (``outcome.page_type``) is never an article; a page of an ``evidence`` rule
+        without markup must show an article's own content
+        (:func:`mcecrawl.spiders.evidence.article_verdict`)."""
+        canon = adapter.get("canonical_url") or ""
+        content = self._by_content.pop(canon, None)
+        body, headlines = content if content is not None else (b"", ())
+        reason = article_verdict(BY_CONTENT if content is not None else BY_MARKUP, adapter.get("text") or "",
+                                 getattr(outcome, "page_type", None), getattr(outcome, "page_type_reason", ""),
+                                 # the rule's URL shape is one of articles (new-site writes it from such a shape)
+                                 body, headlines, shape_articles=1, shape=url_shapes(canon)[0])
+        if reason is not None:
+            self.crawler.stats.inc_value("mcecrawl/not_article")
+        return reason
+
+    def request_kind(self, request: Request) -> str:
+        return "article" if request.callback == self.parse_article else super().request_kind(request)
+
+    def failed(self, request: Request, kind: str, why: str) -> Iterable[Any]:
         host = urlsplit(request.url).hostname
-        kind = "article" if request.callback == self.parse_article else request.meta.get("mce_kind", "request")
-        self.crawler.stats.inc_value(f"mcecrawl/failed/{kind}")
-        why = failure.getErrorMessage()
         logger.warning("Could not fetch %s %s (%s): %s", kind, request.url, host, why)
         if request.meta.get("mce_entry"):
             from mcecrawl.extensions import CrawlSummary
@@ -432,3 +555,4 @@ class ProfileSpider(scrapy.Spider):
             summary = self.crawler.get_extension(CrawlSummary)
             if summary is not None:
                 summary.entry_point_failed(request.url, why)
+        return ()

@@ -12,7 +12,7 @@ import re
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from lxml import etree
 
@@ -37,6 +37,18 @@ def _xml_root(body: bytes) -> Any:
         return etree.fromstring(body, parser=_XML_PARSER)
     except etree.XMLSyntaxError:
         return None
+
+
+def join_url(base: str | None, href: str) -> str | None:
+    """``href`` made absolute against ``base``, or None when it is no URL at all: ``urljoin`` raises on
+    an href such as ``mailto://[`` or ``http://[x`` (an unclosed IPv6 host), and one such link must not
+    cost a page its other links."""
+    try:
+        url = urljoin(base, href) if base else href
+        urlsplit(url)  # urljoin passes some bad absolute URLs through unchecked
+    except ValueError:
+        return None
+    return url
 
 
 def _local(tag: Any) -> str:
@@ -121,13 +133,19 @@ class PageLinks:
     canonical: str | None = None  # <link rel=canonical>
     alternates: list[str] = field(default_factory=list)  # rel=amphtml and rel=alternate HTML twins
     feeds: list[str] = field(default_factory=list)  # <link rel=alternate type=rss/atom>
+    headlines: list[int] = field(default_factory=list)  # offsets of anchors of LINK_TEXT_WORDS words or more
 
 
 # The text of an anchor is read up to its end tag or this many bytes (a headline is far shorter).
 ANCHOR_TEXT_BYTES = 1000
-_A_OPEN = re.compile(rb"<a\b([^>]*)>", re.I)
-_LINK_TAG = re.compile(rb"<link\b([^>]*)>", re.I)
+# Matched on the page's lower-cased bytes (faster than re.I; ASCII lower-casing keeps the offsets), the
+# attributes read from the page itself.
+_A_OPEN = re.compile(rb"<a\b([^>]*)>")
+_LINK_TAG = re.compile(rb"<link\b([^>]*)>")
 _INNER_TAG = re.compile(rb"<[^>]*>")
+# Anchors of this many words or more are headlines, not menu words: where they sit among the lines of
+# an extraction tells a list of teasers from an article's body (evidence.list_items).
+LINK_TEXT_WORDS = 3
 
 
 def page_links(body: bytes) -> PageLinks:
@@ -136,8 +154,8 @@ def page_links(body: bytes) -> PageLinks:
     low = body.lower()  # ASCII only: offsets unchanged
     words: dict[str, int] = {}  # href -> the most words of its anchors
     seen: set[bytes] = set()
-    for m in _A_OPEN.finditer(body):
-        raw = m.group(1)
+    for m in _A_OPEN.finditer(low):
+        raw = body[m.start(1):m.end(1)]
         if raw in seen:  # page chrome repeats its links, attributes and all: the first one is read
             continue
         seen.add(raw)
@@ -148,13 +166,15 @@ def page_links(body: bytes) -> PageLinks:
         end = low.find(b"</a", m.end(), m.end() + ANCHOR_TEXT_BYTES)
         inner = body[m.end():end if end > 0 else m.end()]
         n = len((_INNER_TAG.sub(b" ", inner) if b"<" in inner else inner).split())
+        if n >= LINK_TEXT_WORDS:
+            links.headlines.append(m.start())
         if n > words.get(href, -1):
             words[href] = n
         if "next" in attrs.get("rel", "").lower().split():
             links.next.append(href)
     links.anchors = list(words.items())
-    for m in _LINK_TAG.finditer(body):
-        attrs = _attrs(m.group(1))
+    for m in _LINK_TAG.finditer(low):
+        attrs = _attrs(body[m.start(1):m.end(1)])
         href = attrs.get("href")
         if not href:
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left, bisect_right
 from datetime import date, datetime
 from typing import Any, Iterable
 
@@ -307,18 +308,21 @@ def page_metadata(selector, jsonld_types: Iterable[str] = ()) -> dict[str, Any]:
 
 # Microdata (https://schema.org/docs/gs.html#microdata_how): an Article-family itemtype, or the
 # articleBody property, is the page's own word that it is an article, as JSON-LD is.
-_ITEMTYPE = re.compile(rb"""itemtype\s*=\s*["']?https?://schema\.org/(\w+)""", re.I)
-_ARTICLE_BODY = re.compile(rb"""itemprop\s*=\s*["']?articleBody\b""", re.I)
+# Matched on the lower-cased page (re.I over a 300 KB page costs 1.6 ms, this 0.3 ms); the type's name
+# is read from the page itself at the same offsets.
+_ITEMTYPE = re.compile(rb"""itemtype\s*=\s*["']?https?://schema\.org/(\w+)""")
+_ARTICLE_BODY = re.compile(rb"""itemprop\s*=\s*["']?articlebody\b""")
 
 
 def microdata_evidence(body: bytes) -> str | None:
     """The microdata that says the page is an article (an Article-family ``itemtype`` or
     ``itemprop=articleBody``), or None."""
-    for m in _ITEMTYPE.finditer(body):
-        name = m.group(1).decode("ascii")
+    low = body.lower()
+    for m in _ITEMTYPE.finditer(low):
+        name = body[m.start(1):m.end(1)].decode("ascii", "replace")
         if name in ARTICLE_JSONLD_TYPES:
             return f"microdata itemtype {name}"
-    if _ARTICLE_BODY.search(body):
+    if _ARTICLE_BODY.search(low):
         return "microdata itemprop articleBody"
     return None
 
@@ -330,9 +334,148 @@ def microdata_evidence(body: bytes) -> str | None:
 # (real articles recognised by og:type or microdata alone, other languages): 1 of 71 scrapinghub_aeb,
 # 1 of 60 readability_mozilla, 1 of 63 trafilatura_eval pages fall under it (docs/history.md, "Generic news spider").
 MIN_PROSE_CHARS = 200
-_SENTENCE_END = re.compile(r"[.!?\u061f\u06d4\u0964]+(?=\s|$|[\"'\u00bb\u201d)\]])")
+# Sentence ends: Latin, Arabic question mark, Urdu full stop, Devanagari danda, and the CJK full-width
+# stop, exclamation and question marks (which need no space after them).
+_SENTENCE_END = re.compile(r"[.!?\u061f\u06d4\u0964]+(?=\s|$|[\"'\u00bb\u201d)\]])|[\u3002\uff01\uff1f]")
 
 
 def prose_chars(text: str) -> int:
     """Characters of ``text`` in lines with at least one sentence end (. ! ? ؟ ۔ ।)."""
     return sum(len(line) for line in text.split("\n") if _SENTENCE_END.search(line))
+
+
+# -- Articles recognised from the page itself ----------------------------------------------------------
+# How a candidate page came to be one, which says what its extraction must show (:func:`article_verdict`):
+# an Article-family JSON-LD type (markup), og:type article or microdata alone (weak markup), or no markup
+# at all (its own content).
+BY_MARKUP, BY_WEAK_MARKUP, BY_CONTENT = "markup", "weak markup", "content"
+# A page recognised by its own content alone shows an article's body: at least this many characters of
+# punctuated prose in at least this many prose lines (paragraphs).  Chosen on the article and non-article
+# pages of the dev sets (benchmarks/bench_article_evidence.py, leave one dataset out: BENCHMARKS.md).
+ARTICLE_PROSE_CHARS = 500
+ARTICLE_PROSE_LINES = 3
+# Headline links (anchors of discovery.LINK_TEXT_WORDS words or more) between the prose lines of an
+# extraction: in this many gaps, and in half the gaps or more, they make it a list of teasers (a
+# listing's items, however long), not an article's body with a few links in its text.
+LIST_ITEM_LINKS = 3
+LIST_LINKS_PER_LINE = 0.5
+# A page recognised by its URL shape alone holds at least this much text: a news flash's headline and
+# more (the shortest R2L dev article, a headline-only Walla flash, extracts 55 characters), not the bare
+# headline of an empty page ("about-us").  Chosen by hand on that one page: a floor, not a fit.
+MIN_TEXT_CHARS = 40
+# Words of a line that place it in the page's bytes.
+LOCATE_WORDS = 5
+_GAP = rb"(?:\s|&nbsp;|&#160;|<[^>]*>)+"
+
+
+def _locate(body: bytes, line: str, start: int = 0) -> int:
+    """Offset of ``line`` (an extracted line) in the page's UTF-8 bytes from ``start``; -1 when not found."""
+    import html as _html
+
+    words = line.split()[:LOCATE_WORDS]
+    if not words:
+        return -1
+    pattern = _GAP.join(re.escape(_html.escape(w, quote=False).encode("utf-8")) for w in words)
+    m = re.compile(pattern).search(body, start)
+    return m.start() if m else -1
+
+
+def list_items(text: str, body: bytes, headlines: list[int]) -> int:
+    """Gaps between consecutive prose lines of ``text`` (placed in the page's ``body``) that hold a headline
+    link (``headlines``: their offsets), when they make a list: at least :data:`LIST_ITEM_LINKS` such gaps
+    and :data:`LIST_LINKS_PER_LINE` of all gaps (a teaser, a link, a teaser ...); else 0."""
+    prose = [ln for ln in text.split("\n") if _SENTENCE_END.search(ln)]
+    if len(prose) <= LIST_ITEM_LINKS or len(headlines) < LIST_ITEM_LINKS:
+        return 0
+    # Each line at its first place after the previous one, from the body on (the head's description
+    # often repeats the first sentence).
+    at = [max(body.find(b"<body"), 0)]
+    for line in prose:
+        pos = _locate(body, line, at[-1])
+        if pos >= 0:
+            at.append(pos)
+    at = at[1:]
+    heads = sorted(headlines)
+    linked = sum(1 for x, y in zip(at, at[1:]) if bisect_right(heads, x) < bisect_left(heads, y))
+    gaps = len(at) - 1
+    return linked if linked >= LIST_ITEM_LINKS and linked >= LIST_LINKS_PER_LINE * gaps else 0
+
+
+def _in_link(body: bytes, pos: int) -> bool:
+    """The text at ``pos`` of the page sits inside an ``<a>`` element."""
+    seg = body[max(0, pos - 2000):pos].lower()
+    return max(seg.rfind(b"<a "), seg.rfind(b"<a\n"), seg.rfind(b"<a>")) > seg.rfind(b"</a")
+
+
+def link_lines(text: str, body: bytes) -> int:
+    """Lines of ``text`` after its first (the headline's place) that are link texts of the page (placed
+    in ``body``), when they make a list: at least :data:`LIST_ITEM_LINKS` and half of those lines or more;
+    else 0."""
+    lines = [ln for ln in text.split("\n") if ln.strip()][1:]
+    if len(lines) < LIST_ITEM_LINKS or not body:
+        return 0
+    top, n = max(body.find(b"<body"), 0), 0
+    for line in lines:
+        pos = _locate(body, line, top)
+        if pos >= 0:
+            n += _in_link(body, pos)
+            top = pos
+    return n if n >= LIST_ITEM_LINKS and n >= LIST_LINKS_PER_LINE * len(lines) else 0
+
+
+def article_verdict(by: str, text: str, page_type: str | None = None, page_type_reason: str = "",
+                    body: bytes = b"", headlines: list[int] | tuple[int, ...] = (), shape_articles: int = 0,
+                    shape: str = "/{n}") -> str | None:
+    """Why the extraction of a candidate page says it is not an article, or None when it is one.
+
+    1. A page type judged by the extraction (``Extraction.page_type``) other than ``article`` decides
+       first: a listing, forum, service page ... is never an article, whatever led to it.
+    2. Markup (an Article-family JSON-LD type) or a page type ``article``: an article.
+    3. Weak markup (og:type or microdata alone): :data:`MIN_PROSE_CHARS` of punctuated prose.
+    4. Its own content only: a URL that names one page among many (its ``shape`` has a variable part:
+       an id, a number, a slug), not a list of teasers (:func:`list_items` on the page's ``body`` and the
+       offsets of its ``headlines`` links),
+       and an article's body (:data:`ARTICLE_PROSE_CHARS` of prose in :data:`ARTICLE_PROSE_LINES` lines),
+       or :data:`MIN_TEXT_CHARS` of text at a URL shape whose pages have been articles (``shape_articles``
+       > 0: a news flash of one paragraph, a headline-only flash)."""
+    if page_type is not None and page_type != "article":
+        return f"page type {page_type}" + (f" ({page_type_reason})" if page_type_reason else "")
+    if by == BY_MARKUP or page_type == "article":
+        return None
+    n = prose_chars(text)
+    if by == BY_WEAK_MARKUP:
+        return None if n >= MIN_PROSE_CHARS else \
+            f"og:type or microdata only, and {n} characters of punctuated prose (< {MIN_PROSE_CHARS})"
+    if "{" not in shape:
+        return f"no markup, and a URL of words only ({shape}): a section or service page"
+    items = list_items(text, body, list(headlines))
+    if items:
+        return f"no markup, and a list: headline links between {items} of its prose lines"
+    items = link_lines(text, body)
+    if items:
+        return f"no markup, and a list of links: {items} of its lines are links"
+    paragraphs = sum(1 for ln in text.split("\n") if _SENTENCE_END.search(ln))
+    if n >= ARTICLE_PROSE_CHARS and paragraphs >= ARTICLE_PROSE_LINES:
+        return None
+    if shape_articles and len(text.strip()) >= MIN_TEXT_CHARS:
+        return None
+    prose = f"no markup, {n} characters of punctuated prose in {paragraphs} lines (< {ARTICLE_PROSE_CHARS} in " \
+        f"{ARTICLE_PROSE_LINES})"
+    if shape_articles:
+        return f"{prose} and {len(text.strip())} characters of text (< {MIN_TEXT_CHARS})"
+    return f"{prose}, at a URL shape with no article yet"
+
+
+def recognised_by(by: str, page_type: str | None, text: str, shape_articles: int) -> str:
+    """What made an ``ok`` page an article, for the crawl's summary (see :func:`article_verdict`)."""
+    if by == BY_MARKUP:
+        return "markup"
+    if page_type == "article":
+        return "page type"
+    if by == BY_WEAK_MARKUP:
+        return "weak markup and prose"
+    n = prose_chars(text)
+    paragraphs = sum(1 for ln in text.split("\n") if _SENTENCE_END.search(ln))
+    if n >= ARTICLE_PROSE_CHARS and paragraphs >= ARTICLE_PROSE_LINES:
+        return "own content (prose)"
+    return "own content and URL shape"

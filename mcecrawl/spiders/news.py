@@ -14,12 +14,16 @@ Flow per site (a site is its scheme, host and port; ``-a sites=FILE`` crawls one
    page's own ``rel=canonical`` (or ``og:url``) on the site decides, and its ``rel=amphtml`` twin is
    marked as seen.  A page whose bytes were already seen at another URL (a site that answers every
    URL with its home page) is a duplicate, read no further.
-3. **Recognition** from evidence (:mod:`mcecrawl.spiders.evidence`): an Article-family JSON-LD type
-   makes a candidate; ``og:type`` article or microdata (Article itemtype, ``itemprop=articleBody``)
-   alone make one that must also show enough punctuated prose in its extraction (the extraction's own
-   evidence, judged in :meth:`NewsSpider.not_article_after_extraction`); everything else is not an
-   article and is never written as ``ok``: a candidate whose extraction is empty is ``empty``, one
-   without prose ``not_article``; other pages are counted, not written.
+3. **Recognition** (:mod:`mcecrawl.spiders.evidence`, docs/any-site.md): an explicit non-article type
+   (VideoObject, CollectionPage, og:type video) vetoes; an Article-family JSON-LD type makes a candidate;
+   ``og:type`` article or microdata alone make one that must also show enough punctuated prose; a page
+   without markup is a candidate judged by its own content.  Every candidate is judged once by its
+   extraction, in the extraction pipeline (:meth:`NewsSpider.not_article_after_extraction`,
+   :func:`mcecrawl.spiders.evidence.article_verdict`): a page type other than ``article`` is never an
+   article; without markup, an article's prose that is no list of teasers, at a URL naming one page, or
+   some text at a URL shape whose pages were articles.  A candidate that fails is written
+   ``not_article`` with the reason; the home page and vetoed pages are counted, not written.  What
+   recognised the articles is counted and named in the summary.
 4. **Learned URL shapes** (:class:`mcecrawl.spiders.urlshapes.ShapeLearner`): from the pages judged,
    which URL shapes are articles, which lead to articles (listings), which lead nowhere (tags,
    authors, media); articles first, listings after, dead ends parked and never fetched.  A shape
@@ -38,39 +42,50 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from datetime import date, datetime, timezone
+from collections import Counter
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterable
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from typing import Any, AsyncIterator, Iterable, NamedTuple, cast
+from urllib.parse import urljoin, urlsplit
 
-import scrapy
 from itemadapter import ItemAdapter
 from scrapy import signals
-from scrapy.exceptions import CloseSpider
 from scrapy.http import Request, Response, TextResponse
 from scrapy.utils.response import get_base_url
 
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.config import Config
-from mcecrawl.items import SCHEMA_VERSION, ArticleItem
+from mcecrawl.items import ArticleItem
 from mcecrawl.profile import ARTICLE, NOT_ARTICLE
-from mcecrawl.spiders.base import ARTICLE_HTTP_STATUSES, SeenURLs, decoded_page
+from mcecrawl.spiders.base import (
+    ARTICLE_HTTP_STATUSES,
+    PRIORITY_ARTICLE,
+    PRIORITY_DISCOVERY,
+    PRIORITY_LISTED,
+    PRIORITY_LISTING,
+    PRIORITY_UNKNOWN,
+    Mirror,
+    SpiderBase,
+    decoded_page,
+)
 from mcecrawl.spiders.discovery import (
     USUAL_FEED_PATHS,
     USUAL_SITEMAP_PATHS,
-    feed_entries,
+    PageLinks,
     is_pagination,
+    join_url,
     page_links,
-    sitemap_entries,
 )
 from mcecrawl.spiders.evidence import (
-    MIN_PROSE_CHARS,
+    BY_CONTENT,
+    BY_MARKUP,
+    BY_WEAK_MARKUP,
+    article_verdict,
     iso_before,
     iso_date,
     microdata_evidence,
     page_evidence,
     page_metadata,
-    prose_chars,
+    recognised_by,
     signals_selector,
     too_old,
 )
@@ -78,10 +93,6 @@ from mcecrawl.spiders.urlshapes import ShapeLearner, Site, url_shapes
 
 logger = logging.getLogger(__name__)
 
-# Request priorities: discovery documents and the home page, then pages of shapes known to be
-# articles, then likely articles (listed in a sitemap or feed), then unknown pages, listings last
-# (as ProfileSpider: articles before more discovery keeps memory flat).
-PRIORITY_ARTICLE, PRIORITY_LISTED, PRIORITY_DISCOVERY, PRIORITY_UNKNOWN, PRIORITY_LISTING = 30, 25, 20, 10, 5
 # Bounds of discovery per site.  Depth: link hops from the home page (or a sitemap/feed) through pages
 # of shapes that have yielded no article — a news site's articles sit within 2-3 hops of its home page
 # or sections; pagination keeps its listing's depth.  Counts: child sitemaps followed, and pages fetched
@@ -115,6 +126,32 @@ def _page_meta(meta: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in meta.items() if k.startswith("mce_")} | PAGE_META
 
 
+def _html_lang(body: bytes) -> str | None:
+    """The page's ``<html lang>`` (its first subtag, lower case), or None."""
+    m = _HTML_LANG.search(body, 0, HTML_LANG_SCAN)
+    return m.group(1).decode("ascii").lower() if m else None
+
+
+class Page:
+    """A page being read by :meth:`NewsSpider.parse_page`: the response, its UTF-8 bytes, its links, its base
+    URL and signal elements; the steps fill in its cleaned URL and its shapes."""
+
+    def __init__(self, response: Response, body: bytes, links: PageLinks, base: str, selector: Any):
+        self.response, self.body, self.links, self.base, self.selector = response, body, links, base, selector
+        self.url = response.url
+        self.shapes: tuple[str, str] = ("", "")
+
+
+class Pending(NamedTuple):
+    """An item yielded and not yet judged by its extraction."""
+
+    shapes: tuple[str, str]  # the page's URL shapes
+    via: tuple[str, str] | None  # the shapes of the page that linked to it
+    by: str  # what made it a candidate (evidence.BY_*)
+    body: bytes  # a page without markup: its bytes and the offsets of its headline links (a list or a body?)
+    headlines: tuple[int, ...]
+
+
 class SiteCrawl:
     """What the spider knows about one site during the crawl."""
 
@@ -128,19 +165,13 @@ class SiteCrawl:
         self.discovery = 0  # discovery documents requested (sitemaps, feeds, probes)
         self.parked: dict[str, dict[str, list[Request]]] = {}  # coarse -> fine shape -> held-back requests
         self.bodies: set[bytes] = set()  # digests of page bodies seen
+        self.recognised: Counter[str] = Counter()  # what made each article one (evidence.recognised_by)
 
 
-class NewsSpider(scrapy.Spider):
+class NewsSpider(SpiderBase):
     """Crawl any news site from its URL (module docstring)."""
 
     name = "news"
-
-    @classmethod
-    def update_settings(cls, settings) -> None:
-        super().update_settings(settings)
-        from mcecrawl.exporters import configure_feeds
-
-        configure_feeds(settings)
 
     def __init__(self, *args, site: str | None = None, sites: str | None = None, lang: str | None = None,
                  since: str | None = None, limit: str | int | None = None, base_url: str | None = None,
@@ -155,36 +186,18 @@ class NewsSpider(scrapy.Spider):
         self.site_list = [Site(u) for u in dict.fromkeys(urls)]
         if base_url and len(self.site_list) != 1:
             raise ValueError("spider 'news': -a base_url= mirrors one site; give one -a site=URL with it")
-        self.base = urlsplit(base_url.rstrip("/")) if base_url else None
+        site0 = self.site_list[0]
+        self.mirror = Mirror(base_url, (site0.scheme, site0.netloc), lambda _url: True)
         self.lang = lang
-        self.since: str | None = date.fromisoformat(since).isoformat() if since else None
-        self.limit = int(limit) if limit not in (None, "") else None
-        self.algorithm = algorithm or DEFAULT_ALGORITHM
+        self.setup_crawl(since, limit, algorithm or DEFAULT_ALGORITHM)
         self.algorithm_params: dict[str, Any] = {}
         self.mce_encoding = None  # read by the encoding middleware: no forced charset
-        self.urls = SeenURLs()
         self.crawls: dict[str, SiteCrawl] = {}
-        self._pending: dict[str, tuple[tuple[str, str], tuple[str, str] | None, bool]] = {}
-        self._items = 0
+        self._pending: dict[str, Pending] = {}
+        self._closing = False
         self.found: dict[str, dict[str, list[str]]] = {}  # kept in spider.state from start() on
         self._routes: dict[str, tuple[str, str, tuple[str, str]] | None] = {}  # link -> _route()
         self.hold_back = True  # park requests of shapes that lead nowhere (not on a shared frontier)
-
-    # -- live <-> fetch URL mapping (base_url) ---------------------------------------------------
-    def to_fetch(self, url: str) -> str:
-        if self.base is None:
-            return url
-        p = urlsplit(url)
-        return urlunsplit((self.base.scheme, self.base.netloc, p.path, p.query, ""))
-
-    def to_live(self, url: str) -> str:
-        if self.base is None:
-            return url
-        p = urlsplit(url)
-        if p.netloc != self.base.netloc:
-            return url
-        site = self.site_list[0]
-        return urlunsplit((site.scheme, site.netloc, p.path, p.query, ""))
 
     # -- start -------------------------------------------------------------------------------------
     async def start(self) -> AsyncIterator[Any]:
@@ -204,7 +217,7 @@ class NewsSpider(scrapy.Spider):
         self.crawler.signals.connect(self.item_done, signals.item_scraped)
         self.crawler.signals.connect(self.item_done, signals.item_dropped)
         local = all(s.host in ("127.0.0.1", "localhost", "::1") for s in self.site_list)
-        if self.base is None and not local and CONTACT_PLACEHOLDER in (self.settings.get("USER_AGENT") or ""):
+        if self.mirror.base is None and not local and CONTACT_PLACEHOLDER in (self.settings.get("USER_AGENT") or ""):
             logger.warning("USER_AGENT still says %s: put a real contact in it (-s USER_AGENT='mcecrawl/0.1 "
                            "(+mailto:you@example.org)') so that the sites can reach you", CONTACT_PLACEHOLDER)
         for site in self.site_list:
@@ -300,6 +313,13 @@ class NewsSpider(scrapy.Spider):
         stats.inc_value("mcecrawl/discovery/pages")
         yield request
 
+    def _join(self, base: str | None, href: str) -> str | None:
+        """:func:`join_url`, counting the links that are no URL (``mcecrawl/news/skipped/bad_link``)."""
+        url = join_url(base, href)
+        if url is None:
+            self.crawler.stats.inc_value("mcecrawl/news/skipped/bad_link")
+        return url
+
     def _route(self, sc: SiteCrawl, url: str) -> tuple[str, str, tuple[str, str]] | None:
         """``(clean URL, canonical URL, shapes)`` of an absolute link, None off the site; memoised, since
         every page of a site repeats its menus (a 300 KB page links the same ~50 URLs 500 times)."""
@@ -344,19 +364,20 @@ class NewsSpider(scrapy.Spider):
 
     def parse_sitemap(self, response: Response):
         sc = self.crawls[response.meta["mce_site"]]
-        parsed = sitemap_entries(response.body)
+        parsed = self.sitemap_of(response)
         if parsed is None or parsed[0] not in ("urlset", "sitemapindex"):  # e.g. a page answering any URL
-            self.crawler.stats.inc_value("mcecrawl/discovery/bad_sitemap")
             logger.debug("Not a sitemap: %s", response.url)
             return
         kind, entries = parsed
-        self.crawler.stats.inc_value(f"mcecrawl/discovery/sitemaps/{kind}")
         self._found(response, "news_sitemaps" if any("publication_date" in f for f in entries) else "sitemaps")
         # Most recent first (entries without a date last, in the sitemap's order).
         dated = sorted(entries, key=lambda f: iso_date(f.get("publication_date") or f.get("lastmod")) or "",
                        reverse=True)
         for fields in dated:
-            loc = self.to_live(urljoin(response.url, fields["loc"]))
+            joined = self._join(response.url, fields["loc"])
+            if joined is None:
+                continue
+            loc = self.to_live(joined)
             when = fields.get("publication_date") or fields.get("lastmod")
             if kind == "sitemapindex":
                 canon = sc.site.canonical(loc)
@@ -376,34 +397,29 @@ class NewsSpider(scrapy.Spider):
 
     def parse_feed(self, response: Response):
         sc = self.crawls[response.meta["mce_site"]]
-        entries = feed_entries(response.body)
+        entries = self.feed_of(response)
         if entries is None:
-            self.crawler.stats.inc_value("mcecrawl/discovery/bad_feed")
             return
-        self.crawler.stats.inc_value("mcecrawl/discovery/feeds")
         self._found(response, "feeds")
         for link, when in entries:
-            if _is_link(link):
-                yield from self.consider(sc, urljoin(response.url, link), 1, None, listed=True, listed_date=when)
+            url = self._join(response.url, link) if _is_link(link) else None
+            if url is not None:
+                yield from self.consider(sc, url, 1, None, listed=True, listed_date=when)
 
     # -- pages ---------------------------------------------------------------------------------
     def parse_page(self, response: Response):
+        """A page of the site, in named steps: :meth:`unreadable` (off the site, an error, bytes already
+        seen), :meth:`identity` (the canonical URL, twins marked), :meth:`discover` (its links),
+        :meth:`candidate` (what makes it a candidate article, if anything) and :meth:`article_item`."""
         meta = response.meta
         sc = self.crawls[meta["mce_site"]]
         home = meta.get("mce_kind") == "home"
-        stats = self.crawler.stats
-        live = self.to_live(response.url)
         if response.status in REDIRECT_STATUSES:
             yield from self.redirected(sc, response)
             return
-        if not sc.site.owns(live):
-            self._judged_not_article(sc, meta, response.url, "redirected off the site")
-            if home:
-                yield from self.entry_points(sc)
-            return
-        if response.status != 200 or not isinstance(response, TextResponse):
-            self._judged_not_article(sc, meta, response.url, f"HTTP {response.status}" if response.status != 200
-                                     else "not text")
+        why = self.unreadable(sc, response)
+        if why is not None:
+            self._judged_not_article(sc, meta, response.url, why)
             if home:
                 yield from self.entry_points(sc)
             return
@@ -415,74 +431,125 @@ class NewsSpider(scrapy.Spider):
                 yield from self.entry_points(sc)
             return
         sc.bodies.add(digest)
-        links = page_links(body)
-        base = get_base_url(response)
-        requested = meta.get("mce_canonical")
+        base = get_base_url(cast(TextResponse, response))
+        page = Page(response, body, page_links(body), base, signals_selector(body))
+        canon = self.identity(sc, page)
+        if canon is None:
+            self.crawler.stats.inc_value("mcecrawl/duplicate_url")
+            self._judged_not_article(sc, meta, response.url, "duplicate of a page already read")
+            return
+        yield from self.discover(sc, page)
+        by = self.candidate(sc, page)
+        if by is None:
+            return
+        yield from self.article_item(sc, page, canon, by, prov)
+
+    def unreadable(self, sc: SiteCrawl, response: Response) -> str | None:
+        """Why a page that answered is read no further (redirected off the site, an HTTP error, not text)."""
+        if not sc.site.owns(self.to_live(response.url)):
+            return "redirected off the site"
+        if response.status != 200:
+            return f"HTTP {response.status}"
+        if not isinstance(response, TextResponse):
+            return "not text"
+        return None
+
+    def identity(self, sc: SiteCrawl, page: Page) -> str | None:
+        """The page's canonical URL (its own ``rel=canonical``/``og:url`` on the site decides); its AMP and
+        mobile twins marked as seen.  None when a page reached at another URL was read already."""
+        live = self.to_live(page.response.url)
         cleaned = sc.site.clean(live)
-        page_url = cleaned or live
+        page.url = cleaned or live
         canon = live if cleaned is None else sc.site.fold(cleaned)
-        selector = signals_selector(body)
-        declared = links.canonical or selector.css('meta[property="og:url"]::attr(content)').get()
-        if declared:
-            own = sc.site.canonical(self.to_live(urljoin(base, declared.strip())))
+        declared = page.links.canonical or page.selector.css('meta[property="og:url"]::attr(content)').get()
+        declared_url = self._join(page.base, declared.strip()) if declared else None
+        if declared_url is not None:
+            own = sc.site.canonical(self.to_live(declared_url))
             if own is not None:
                 canon = own
+        requested = page.response.meta.get("mce_canonical")
         if canon != requested and requested is not None:
             if self.urls.written_before(canon) or canon in self._pending:
-                stats.inc_value("mcecrawl/duplicate_url")
-                self._judged_not_article(sc, meta, response.url, "duplicate of a page already read")
-                return
+                return None
             self.urls.request(canon)
-        for alt in links.alternates:  # the AMP / mobile twin: never fetched
-            twin = sc.site.clean(self.to_live(urljoin(base, alt)))
+        for alt in page.links.alternates:  # the AMP / mobile twin: never fetched
+            joined = self._join(page.base, alt)
+            twin = sc.site.clean(self.to_live(joined)) if joined is not None else None
             if twin is not None:
                 self.urls.request(sc.site.fold(twin))
                 # Unfolded too: fold takes off one variant segment, so a link to /amp/amp/amp/x folds to the
                 # twin /amp/amp/x itself (whose own fold is /amp/x).
                 self.urls.request(twin)
+        return canon
+
+    def discover(self, sc: SiteCrawl, page: Page) -> Iterable[Request]:
+        """The page's links: its pagination at its own depth, its anchors one hop deeper, and on the home
+        page the site's entry points (its feeds)."""
+        meta = page.response.meta
         depth = meta.get("mce_depth", 0)
-        here = meta.get("mce_shapes") or url_shapes(page_url)
-        for href in links.next:
-            if _is_link(href):
-                yield from self.consider(sc, urljoin(base, href), depth, here)
+        page.shapes = here = meta.get("mce_shapes") or url_shapes(page.url)
+        for href in page.links.next:
+            url = self._join(page.base, href) if _is_link(href) else None
+            if url is not None:
+                yield from self.consider(sc, url, depth, here)
         # Links with the longest texts first (headlines before menu words): the first pages of an
         # unknown shape are its samples, and a headline's page is the likelier article.
-        for href, _ in sorted(links.anchors, key=lambda a: -a[1]):
-            url = urljoin(base, href)  # before the check, as ever: urljoin raises on an href such as mailto://[
-            if _is_link(href):
-                yield from self.consider(sc, url, depth, here, linked_from=page_url)
-        if home:
-            yield from self.entry_points(sc, [self.to_live(urljoin(base, f)) for f in links.feeds])
+        for href, _ in sorted(page.links.anchors, key=lambda a: -a[1]):
+            url = self._join(page.base, href) if _is_link(href) else None
+            if url is not None:
+                yield from self.consider(sc, url, depth, here, linked_from=page.url)
+        if meta.get("mce_kind") == "home":
+            feeds = (self._join(page.base, f) for f in page.links.feeds)
+            yield from self.entry_points(sc, [self.to_live(f) for f in feeds if f is not None])
+
+    def candidate(self, sc: SiteCrawl, page: Page) -> str | None:
+        """What makes the page a candidate article (``evidence.BY_*``: its markup, weak markup, or its own
+        content, judged after its extraction), or None when it is not one (counted)."""
+        meta, selector, body = page.response.meta, page.selector, page.body
         verdict, why = page_evidence(selector, {})
-        weak = microdata_evidence(body) if verdict != ARTICLE and verdict != NOT_ARTICLE else None
+        if verdict == NOT_ARTICLE:  # an explicit non-article type (VideoObject, CollectionPage, og:type video)
+            self._judged_not_article(sc, meta, page.response.url, why)
+            return None
+        weak = microdata_evidence(body) if verdict != ARTICLE else None
         if verdict == ARTICLE and why.startswith("og:type"):  # some CMSs put og:type article on every page
             weak = why
-        if verdict != ARTICLE and not weak:
-            self._judged_not_article(sc, meta, response.url, why if verdict == NOT_ARTICLE else "no article evidence")
-            return
+        by = BY_MARKUP if verdict == ARTICLE and not weak else BY_WEAK_MARKUP if weak else BY_CONTENT
+        if meta.get("mce_kind") == "home":
+            self.state.setdefault("home", {})[sc.site.key] = {  # the site's own name and language, for new-site
+                "site_name": " ".join((selector.css('meta[property="og:site_name"]::attr(content)').get()
+                                       or selector.css("title::text").get() or "").split()),
+                "lang": _html_lang(body)}
+            if by == BY_CONTENT:  # the site's home page: a listing, never an article
+                self._judged_not_article(sc, meta, page.response.url, "home page")
+                return None
+        return by
+
+    def article_item(self, sc: SiteCrawl, page: Page, canon: str, by: str, prov: dict[str, Any]
+                     ) -> Iterable[ArticleItem]:
+        """The candidate's item (its extraction judges it in the pipeline), unless written already, older
+        than ``since`` or past ``limit``."""
+        stats, selector, meta = self.crawler.stats, page.selector, page.response.meta
         if self.urls.written_before(canon) or canon in self._pending:
             stats.inc_value("mcecrawl/duplicate_url")
             return
         info = page_metadata(selector)
         if iso_before(info["published"], self.since):
             stats.inc_value("mcecrawl/too_old")
-            self._judged_not_article(sc, meta, response.url, "older than since")
+            self._judged_not_article(sc, meta, page.response.url, "older than since")
             return
-        if self.limit is not None and self._items >= self.limit:
+        if self.limit is not None and self._items + len(self._pending) >= self.limit:
+            # ``limit`` counts articles written: candidates in flight may still turn out not to be articles,
+            # but no more are read than could reach it.
+            stats.inc_value("mcecrawl/news/skipped/limit")
             return
         og_site = selector.css('meta[property="og:site_name"]::attr(content)').get()
         locale = selector.css('meta[property="og:locale"]::attr(content)').get() or ""
-        m = _HTML_LANG.search(body, 0, HTML_LANG_SCAN)
-        lang = self.lang or (m.group(1).decode("ascii").lower() if m else locale[:2].lower() or "und")
-        self._items += 1
-        self._pending[canon] = (here, meta.get("mce_via"), bool(weak))
-        yield ArticleItem(url=response.url, canonical_url=canon, site=sc.site.key,
-                          site_name=(og_site or "").strip() or sc.site.host, lang=lang,
-                          algorithm=self.algorithm, params=dict(self.algorithm_params),
-                          fetched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                          schema_version=SCHEMA_VERSION, **prov, **info, html=body)
-        if self.limit is not None and self._items >= self.limit:
-            raise CloseSpider("limit")
+        lang = self.lang or _html_lang(page.body) or locale[:2].lower() or "und"
+        content = by == BY_CONTENT
+        self._pending[canon] = Pending(page.shapes, meta.get("mce_via"), by, page.body if content else b"",
+                                       tuple(page.links.headlines) if content else ())
+        yield self.build_item(page.response.url, canon, sc.site.key, (og_site or "").strip() or sc.site.host, lang,
+                              prov, **info, html=page.body)
 
     def redirected(self, sc: SiteCrawl, response: Response) -> Iterable[Request]:
         """A page answered with a redirect: its target is routed as a link of that page, so that a
@@ -493,7 +560,12 @@ class NewsSpider(scrapy.Spider):
         self._judged_not_article(sc, meta, response.url, f"redirect (HTTP {response.status})")
         if not location:
             return
-        target = self.to_live(urljoin(response.url, location.decode("latin-1")))
+        joined = self._join(response.url, location.decode("latin-1"))
+        if joined is None:
+            if meta.get("mce_kind") == "home":
+                yield from self.entry_points(sc)
+            return
+        target = self.to_live(joined)
         if meta.get("mce_kind") == "home" and sc.site.owns(target):
             cleaned = sc.site.clean(target)
             canon = target if cleaned is None else sc.site.fold(cleaned)
@@ -508,17 +580,32 @@ class NewsSpider(scrapy.Spider):
         yield from self.consider(sc, target, meta.get("mce_depth", 0), meta.get("mce_via"),
                                  listed=meta.get("mce_listed", False))
 
-    def not_article_after_extraction(self, adapter: ItemAdapter) -> str | None:
-        """The extraction's own evidence (called by the extraction pipeline for ``ok`` items): a page
-        recognised by og:type or microdata only (no Article-family JSON-LD) must show
-        :data:`MIN_PROSE_CHARS` of punctuated prose."""
+    def not_article_after_extraction(self, adapter: ItemAdapter, outcome: Any = None) -> str | None:
+        """The page judged by its extraction (called by the extraction pipeline for ``ok`` items, so the
+        page is extracted once): :func:`mcecrawl.spiders.evidence.article_verdict` with the page type
+        (``outcome.page_type``, None when not judged), the page's link texts and its URL shape's record.
+        What recognised each article is counted (``mcecrawl/news/recognised_by/*``, the summary)."""
+        page_type = getattr(outcome, "page_type", None)
+        page_type_reason = getattr(outcome, "page_type_reason", "")
         pending = self._pending.get(adapter.get("canonical_url") or "")
-        if pending is None or not pending[2]:
-            return None
-        n = prose_chars(adapter.get("text") or "")
-        if n < MIN_PROSE_CHARS:
-            return f"og:type or microdata only, and {n} characters of punctuated prose (< {MIN_PROSE_CHARS})"
-        return None
+        if pending is None:  # not a page of this crawl's candidates: only the page type speaks
+            pending = Pending(("", ""), None, BY_MARKUP, b"", ())
+        by, shapes = pending.by, pending.shapes
+        sc = self.crawls.get(adapter.get("site") or "")
+        # The shape the page was linked by (an AMP twin's /amp/{n}) and the one it is known by (/news/{n}).
+        canon_shape = url_shapes(adapter.get("canonical_url") or "")[0] if adapter.get("canonical_url") else ""
+        shape_articles = max((sc.learner.get(s)["articles"] for s in (shapes[0], canon_shape) if s),
+                             default=0) if sc is not None else 0
+        text = adapter.get("text") or ""
+        reason = article_verdict(by, text, page_type, page_type_reason, pending.body, pending.headlines,
+                                 shape_articles, shapes[0] or "/{n}")
+        if reason is None and sc is not None:
+            how = recognised_by(by, page_type, text, shape_articles)
+            sc.recognised[how] += 1
+            counts = self.state.setdefault("recognised", {}).setdefault(sc.site.key, {})  # for new-site
+            counts[how] = counts.get(how, 0) + 1
+            self.crawler.stats.inc_value(f"mcecrawl/news/recognised_by/{how}")
+        return reason
 
     # -- learning -------------------------------------------------------------------------------
     def item_done(self, item: Any) -> None:
@@ -532,10 +619,17 @@ class NewsSpider(scrapy.Spider):
         sc = self.crawls.get(site or "")
         if pending is None or sc is None:
             return
-        shapes, via, _ = pending
+        shapes, via = pending.shapes, pending.via
         article = status == "ok"
         if article:
             sc.articles += 1
+            self._items += 1  # articles written, toward limit
+            if self.limit_reached():
+                from twisted.internet import reactor
+
+                # Closed outside the signal handler; the candidates in flight finish (none beyond the limit:
+                # article_item admits no more than it can reach).
+                cast(Any, reactor).callLater(0, self._close_at_limit)
             if via is not None:
                 sc.learner.led_to_article(via)
         else:
@@ -545,20 +639,23 @@ class NewsSpider(scrapy.Spider):
         self._release(sc, shapes)
         self._release(sc, via)
 
-    def on_error(self, failure):
-        request = failure.request
-        meta = request.meta
-        sc = self.crawls.get(meta.get("mce_site", ""))
-        kind = meta.get("mce_kind", "request")
-        self.crawler.stats.inc_value(f"mcecrawl/failed/{kind}")
-        why = failure.getErrorMessage()
+    def _close_at_limit(self) -> None:
+        from scrapy.utils.defer import deferred_from_coro
+
+        engine = self.crawler.engine
+        if engine is not None and engine.running and not self._closing:
+            self._closing = True
+            deferred_from_coro(engine.close_spider_async(reason="limit"))
+
+    def failed(self, request: Request, kind: str, why: str) -> Iterable[Any]:
+        sc = self.crawls.get(request.meta.get("mce_site", ""))
         if sc is None:
             return
         if kind in _DISCOVERY_KINDS:  # a usual location that the site does not have: expected
             logger.debug("No %s at %s: %s", kind, request.url, why)
             return
         logger.info("Could not fetch %s (%s): %s", request.url, kind, why)
-        self._judged_not_article(sc, meta, request.url, "failed")
+        self._judged_not_article(sc, request.meta, request.url, "failed")
         if kind == "home":
             yield from self.entry_points(sc)
 
@@ -578,8 +675,12 @@ class NewsSpider(scrapy.Spider):
                           key=lambda kv: -kv[1])
             lines = sc.learner.summary()
             lines += [f"{fine}: {n} URLs not fetched (learned: no article, led to none)" for fine, n in held]
-            logger.info("News crawl of %s: %d pages written as articles, %d pages that were not articles "
-                        "(%.1f %% of %d requests), %d discovery requests (sitemaps, feeds, usual locations), "
-                        "%d URLs not fetched because of their learned shape. URL shapes:\n  %s",
-                        sc.site.url, sc.articles, sc.not_articles, 100 * share, total, sc.discovery, skipped,
+            by = ", ".join(f"{how} {n}" for how, n in sc.recognised.most_common()) or "none"
+            logger.info("News crawl of %s: %d pages written as articles (recognised by: %s), %d pages that were "
+                        "not articles (%.1f %% of %d requests), %d discovery requests (sitemaps, feeds, usual "
+                        "locations), %d URLs not fetched because of their learned shape. URL shapes:\n  %s",
+                        sc.site.url, sc.articles, by, sc.not_articles, 100 * share, total, sc.discovery, skipped,
                         "\n  ".join(lines) or "(none)")
+            if sc.articles and not sc.recognised["markup"] + sc.recognised["weak markup and prose"]:
+                logger.warning("News crawl of %s: no article carried page-type markup (JSON-LD, og:type, "
+                               "microdata); all were recognised from their own content", sc.site.url)

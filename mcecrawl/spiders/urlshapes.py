@@ -35,6 +35,10 @@ VARIANT_SEGMENTS = frozenset({"amp", "print", "mobile"})
 VARIANT_PARAMS = ("amp", "outputType", "print", "printable", "usqp", "amp_js_v")
 # File-name suffixes of AMP renderings (x.amp.html, x.amp).
 _AMP_SUFFIX = re.compile(r"\.amp(?=\.[a-z0-9]{1,5}$|$)", re.I)
+# A "%" that starts no escape (RFC 3986 section 2.1: "%" HEXDIG HEXDIG): written "%25" before w3lib reads
+# the URL, else w3lib keeps it raw and decodes what follows (/%%41a -> /%Aa), which a second pass reads as
+# an escape (/%AA): cleaning a cleaned URL would change it.
+_STRAY_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 # Pages a shape gets before its verdict counts: enough to see that tags, authors or a media
 # section lead nowhere, few enough that they cost little (a WordPress site has ~5 such shapes:
@@ -92,10 +96,11 @@ class Site:
 
     def clean(self, url: str) -> str | None:
         """``url`` as it is requested: normalised by w3lib (percent-encoding, query order, no fragment),
-        tracking parameters removed, on the site's own scheme and host; None when not on this site."""
+        tracking parameters removed, on the site's own scheme and host; None when not on this site.
+        Idempotent: a stray ``%`` (one that starts no escape) is escaped as ``%25`` first."""
         if not self.owns(url):
             return None
-        p = urlsplit(canonicalize_url(url.strip()))
+        p = urlsplit(canonicalize_url(_STRAY_PERCENT.sub("%25", url.strip())))
         return urlunsplit((self.scheme, self.netloc, p.path or "/", _drop_params(p.query, TRACKING_PARAMS), ""))
 
     def canonical(self, url: str) -> str | None:
@@ -106,9 +111,8 @@ class Site:
 
     def fold(self, cleaned: str) -> str:
         """:meth:`canonical` of a URL that :meth:`clean` gave, ``cleaned = clean(url)``: its AMP/print/mobile
-        variants folded (``canonical(url) == fold(clean(url))``).  Give it ``clean``'s own output only:
-        ``clean`` is not idempotent on malformed escapes (``/%%41a`` becomes ``/%Aa``, which a second pass
-        reads as an escape and makes ``/%AA``), so ``canonical(cleaned)`` may differ from ``fold(cleaned)``."""
+        variants folded (``canonical(url) == fold(clean(url))``; ``clean`` being idempotent,
+        ``canonical(cleaned) == fold(cleaned)`` too)."""
         p = urlsplit(cleaned)
         segments = [s for s in p.path.split("/") if s]
         if segments and segments[0].lower() in VARIANT_SEGMENTS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -38,12 +39,33 @@ def test_starter_profile_from_learned_state():
     assert profile["entry_points"]["news_sitemaps"] == ["https://www.x.ir/s.xml"]
     assert profile["lang"] == "fa" and profile["site"] == "X" and profile["name"] == "www_x_ir"
     assert "x.ir" in profile["live_hosts"] and profile["learned"]["version"] == 1
+    # A probe that recognised articles without markup: the mixed shape's rule accepts the page's own evidence;
+    # the site's name from its home page, its language the majority of its articles' (the home page's on a tie).
+    state |= {"recognised": {"www.x.ir": {"own content (prose)": 3, "markup": 1}},
+              "home": {"www.x.ir": {"site_name": "X News", "lang": "ar"}}}
+    records = [{"status": "ok", "lang": lang, "site_name": "one page"} for lang in ("fa", "fa", "he")]
+    profile = starter_profile("https://www.x.ir", state, records)
+    validate_profile(profile)
+    assert {r["evidence"] for r in profile["articles"]} == {"veto", "evidence"}
+    assert profile["site"] == "X News" and profile["lang"] == "fa"
+    profile = starter_profile("https://www.x.ir", state, records[1:])
+    assert profile["lang"] == "ar"
+    # Links that failed at a slug shape which the articles' URLs also have: no exclusion hides the articles.
+    for i in range(3):
+        learner.requested(url_shapes(f"https://www.x.ir/x-{i}/y-{i}"))
+        learner.judged(url_shapes(f"https://www.x.ir/x-{i}/y-{i}"), f"https://www.x.ir/x-{i}/y-{i}", False)
+    for url in ("https://www.x.ir/news/a-1.html", "https://www.x.ir/news/b-2.html"):
+        learner.requested(url_shapes(url))
+        learner.judged(url_shapes(url), url, True)
+    profile = starter_profile("https://www.x.ir", state, records)
+    assert not [p for p in profile["exclude"] if re.search(p, "https://www.x.ir/news/a-1.html")]
 
 
 @pytest.mark.skipif(not (R2L / "manifest.jsonl").exists(), reason=f"no R2L dev pages at {R2L}")
+@pytest.mark.parametrize("stripped", [False, True], ids=["markup", "stripped"])
 @pytest.mark.parametrize("kind", ["cms", "plain"])
-def test_new_site_then_check_site_then_profile_crawl(kind, tmp_path, capsys):
-    site = NewsSite(kind, 40)
+def test_new_site_then_check_site_then_profile_crawl(kind, stripped, tmp_path, capsys):
+    site = NewsSite(kind, 40, stripped=stripped)
     with FixtureServer(resolver=site.resolver) as srv:
         site.base = srv.url
         path = tmp_path / "starter.json"

@@ -42,3 +42,32 @@ def test_too_old_reads_listed_dates_and_iso_before_published():
     assert not too_old("۱۴۰۳/۰۱/۰۱", "2021-01-01") and not too_old(None, "2021-01-01")
     assert iso_before("2020-11-29T11:57:59+00:00", "2021-01-01") and not iso_before("2021-01-01", "2021-01-01")
     assert not iso_before(None, "2021-01-01") and not iso_before("2020-11-29", None)
+
+
+def test_article_verdict_of_pages_without_markup():
+    """A page without markup: an article's prose at a URL naming one page; never a list of teasers (however
+    long), a page of two paragraphs at a URL of words, a list of links; a page type decides first."""
+    from mcecrawl.spiders.discovery import page_links
+    from mcecrawl.spiders.evidence import BY_CONTENT, BY_MARKUP, article_verdict
+
+    sentence = "این جمله‌ای کامل از یک خبر تازه است که ادامه دارد. "
+    body = "".join(f"<p>{sentence * 3}</p>" for _ in range(5))
+    article = f"<html><body><h1>سرخط خبر</h1>{body}</body></html>".encode()
+    text = "سرخط خبر\n" + "\n".join([(sentence * 3).strip()] * 5)
+    assert article_verdict(BY_CONTENT, text, body=article, headlines=page_links(article).headlines,
+                           shape="/news/{n}") is None
+    assert "URL of words" in article_verdict(BY_CONTENT, text, body=article, shape="/about")
+    about = "درباره ما\n" + "\n".join([(sentence * 3).strip()] * 2)
+    assert "no article yet" in article_verdict(BY_CONTENT, about, body=b"", shape="/{slug}")
+    items = "".join(f'<article><h2><a href="/n/{i}">سرخط خبر شماره {i} امروز</a></h2><p>{i} {sentence * 3}</p>'
+                    f"</article>" for i in range(8))
+    listing = f"<html><body><h1>خبرها</h1>{items}</body></html>".encode()
+    teasers = "خبرها\n" + "\n".join(f"{i} {(sentence * 3).strip()}" for i in range(8))
+    assert "a list" in article_verdict(BY_CONTENT, teasers, body=listing, headlines=page_links(listing).headlines,
+                                       shape="/{slug}", shape_articles=5)
+    links = "".join(f'<li><a href="/n/{i}">سرخط خبر شماره {i} امروز</a></li>' for i in range(8))
+    menu = f"<html><body><h1>خبرها</h1><ul>{links}</ul></body></html>".encode()
+    lines = "خبرها\n" + "\n".join(f"سرخط خبر شماره {i} امروز" for i in range(8))
+    assert "list of links" in article_verdict(BY_CONTENT, lines, body=menu, shape="/{slug}", shape_articles=5)
+    assert article_verdict(BY_MARKUP, "x", page_type="service").startswith("page type service")
+    assert article_verdict(BY_CONTENT, "x", page_type="article") is None

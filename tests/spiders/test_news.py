@@ -24,8 +24,9 @@ pytestmark = pytest.mark.skipif(not (R2L / "manifest.jsonl").exists(), reason=f"
 MAX_NOT_ARTICLE_SHARE = 0.20
 
 
-def crawl(kind: str, n: int, tmp_path, **args) -> tuple[NewsSite, list[dict], dict, dict, str]:
-    site = NewsSite(kind, n)
+def crawl(kind: str, n: int, tmp_path, stripped: bool = False, marked_every: int = 0,
+          **args) -> tuple[NewsSite, list[dict], dict, dict, str]:
+    site = NewsSite(kind, n, stripped=stripped, marked_every=marked_every)
     with FixtureServer(resolver=site.resolver) as srv:
         site.base = srv.url
         out = tmp_path / "out.jsonl"
@@ -48,9 +49,12 @@ def check_texts(site: NewsSite, ok: list[dict]) -> None:
         assert r["text"] == sanitize(mcecrawl.extract(page).text), r["url"]
 
 
+@pytest.mark.parametrize("stripped", [False, True], ids=["markup", "stripped"])
 @pytest.mark.parametrize("kind, n", [("wordpress", 120), ("cms", 40), ("plain", 40), ("alike", 120)])
-def test_site_shapes(kind, n, tmp_path):
-    site, records, hits, stats, log = crawl(kind, n, tmp_path)
+def test_site_shapes(kind, n, stripped, tmp_path):
+    """Both variants: the articles as served, and with their page-type markup stripped (JSON-LD, og:type,
+    microdata): then the pages' own content and the learned URL shapes recognise them."""
+    site, records, hits, stats, log = crawl(kind, n, tmp_path, stripped=stripped)
     ok = [r for r in records if r["status"] == "ok"]
     assert {r["canonical_url"] for r in ok} == site.expected()  # every article, nothing else ok
     assert len(ok) == n  # each once
@@ -61,7 +65,13 @@ def test_site_shapes(kind, n, tmp_path):
     assert num(stats, f"mcecrawl/news/{key}/articles") == n
     if n >= 100:
         assert share < MAX_NOT_ARTICLE_SHARE, log[-4000:]
-    assert "URL shapes:" in log
+    assert "URL shapes:" in log and "recognised by: " in log
+    if stripped:
+        assert "no article carried page-type markup" in log
+    if kind == "plain":  # an about page of two paragraphs, a listing of long teasers, real non-articles
+        assert hits.get("/about-the-paper") == 1 and hits.get("/weekly-digest") == 1
+        assert not [r for r in records if r["status"] == "ok" and urlsplit(r["url"]).path in
+                    ("/about-the-paper", "/weekly-digest", *(f"/more/{t}" for t in site.others))]
     if kind == "cms":
         assert not any(r["status"] == "ok" and "/media/" in r["url"] for r in records)
         assert sum(v for k, v in hits.items() if k.startswith("/media/")) <= 3  # video pages lead nowhere
@@ -160,17 +170,51 @@ def test_learned_shapes_survive_a_jobdir_resume(tmp_path):
 def test_microdata_only_pages_need_punctuated_prose():
     from itemadapter import ItemAdapter
 
-    from mcecrawl.spiders.news import NewsSpider
+    from mcecrawl.spiders.evidence import BY_MARKUP, BY_WEAK_MARKUP
+    from mcecrawl.spiders.news import Pending
 
-    spider = NewsSpider(site="https://www.example.ir")
-    spider._pending["https://www.example.ir/a"] = (("/a", "/a"), None, True)  # recognised by og:type or microdata only
-    spider._pending["https://www.example.ir/b"] = (("/b", "/b"), None, False)  # by JSON-LD / og:type
+    spider = _unit_spider()
+    # recognised by og:type or microdata only; by JSON-LD
+    spider._pending["https://www.example.ir/a"] = Pending(("/a", "/a"), None, BY_WEAK_MARKUP, b"", ())
+    spider._pending["https://www.example.ir/b"] = Pending(("/b", "/b"), None, BY_MARKUP, b"", ())
     teasers = {"canonical_url": "https://www.example.ir/a", "text": "سرخط یک\nسرخط دو"}
     assert "punctuated prose" in spider.not_article_after_extraction(ItemAdapter(teasers))
     prose = {"canonical_url": "https://www.example.ir/a", "text": "این جمله‌ای کامل از یک خبر است. " * 10}
     assert spider.not_article_after_extraction(ItemAdapter(prose)) is None
     assert spider.not_article_after_extraction(ItemAdapter({**teasers, "canonical_url": "https://www.example.ir/b"})) \
         is None
+
+
+def test_a_page_type_other_than_article_is_never_ok():
+    """A page whose extraction judged it a listing (or any non-article type) is not_article with the type in
+    its reason, whatever made it a candidate (even Article JSON-LD); a type of article admits a page
+    without markup."""
+    from itemadapter import ItemAdapter
+
+    from mcecrawl.extraction import ExtractionOutcome
+    from mcecrawl.spiders.evidence import BY_CONTENT, BY_MARKUP
+    from mcecrawl.spiders.news import Pending
+
+    spider = _unit_spider()
+    url = "https://www.example.ir/news/1"
+    item = {"canonical_url": url, "site": "www.example.ir", "text": "سرخط\nیک جمله."}
+
+    def outcome(page_type):
+        return ExtractionOutcome(item["text"], [], "ok", "", None, {}, 1.0, page_type=page_type,
+                                 page_type_reason="20 teasers of repeated templates")
+
+    for by in (BY_MARKUP, BY_CONTENT):
+        spider._pending[url] = Pending(("/news/{n}", "/news/{n}"), None, by, b"", ())
+        reason = spider.not_article_after_extraction(ItemAdapter(item), outcome("listing"))
+        assert reason == "page type listing (20 teasers of repeated templates)"
+    assert spider.not_article_after_extraction(ItemAdapter(item), outcome("article")) is None
+    assert spider.not_article_after_extraction(ItemAdapter(item), outcome(None)) is not None  # too little prose
+
+
+def test_only_some_articles_marked(tmp_path):
+    site, records, hits, stats, log = crawl("plain", 40, tmp_path, marked_every=3)
+    assert {r["canonical_url"] for r in records if r["status"] == "ok"} == site.expected()
+    assert [k for k, v in hits.items() if v > 1] == []
 
 
 def test_arguments_are_checked(tmp_path):
@@ -185,3 +229,43 @@ def test_arguments_are_checked(tmp_path):
         NewsSpider(sites=str(sites), base_url="http://127.0.0.1:1")
     with pytest.raises(ValueError, match="not a site URL"):
         NewsSpider(site="ftp://a.ir")
+
+
+def _page_response(spider, url: str, body: bytes, kind: str = "page"):
+    from scrapy.http import HtmlResponse, Request
+
+    site = spider.site_list[0]
+    meta = {"mce_site": site.key, "mce_kind": kind, "mce_depth": 0, "mce_canonical": site.canonical(url),
+            "mce_shapes": None, "mce_via": None}
+    return HtmlResponse(url, body=body, encoding="utf-8", request=Request(url, meta=meta))
+
+
+def _unit_spider(**kwargs):
+    from scrapy.utils.test import get_crawler
+
+    from mcecrawl.spiders.news import NewsSpider, SiteCrawl
+    from mcecrawl.spiders.urlshapes import ShapeLearner
+
+    crawler = get_crawler(NewsSpider)
+    crawler.stats.open_spider()
+    spider = NewsSpider.from_crawler(crawler, site="https://www.example.ir", **kwargs)
+    spider.state = {}
+    for site in spider.site_list:
+        spider.crawls[site.key] = SiteCrawl(site, ShapeLearner())
+    return spider
+
+
+def test_a_link_urljoin_rejects_is_skipped_and_counted():
+    """One href that is no URL (urljoin raises on mailto://[ and http://[x) costs the page none of its
+    other links."""
+    from scrapy.http import Request
+
+    spider = _unit_spider()
+    body = (b'<html><head><title>t</title><link rel="canonical" href="http://[bad"></head><body>'
+            b'<a href="/news/1">first headline of the page</a><a href="mailto://[">mail</a>'
+            b'<a href="http://[x/y">bad host</a><a href="/news/2">second headline</a></body></html>')
+    out = list(spider.parse_page(_page_response(spider, "https://www.example.ir/", body)))
+    pages = {r.url for r in out if isinstance(r, Request) and r.meta.get("mce_kind") == "page"}
+    assert pages == {"https://www.example.ir/news/1", "https://www.example.ir/news/2"}
+    # The bad canonical and the bad host counted; mailto: is no page link, so it is never joined.
+    assert spider.crawler.stats.get_value("mcecrawl/news/skipped/bad_link") == 2

@@ -350,3 +350,43 @@ def test_signal_elements_read_as_the_whole_page(shared_data):
             assert facts(signals) == facts(whole), page.id
             pages += 1
     assert pages > 500
+
+
+_PLAIN = ('<html><head><meta charset="utf-8"><title>خبر</title></head><body><article><h1>خبر</h1>'
+          '<p>متن خبر تازه.</p></article></body></html>')
+
+
+def _plain_response(url, evidence):
+    return HtmlResponse(url, body=_PLAIN.encode(), headers={"Content-Type": "text/html"},
+                        request=Request(url, meta={"mce_canonical": url.replace("http://127.0.0.1:9999",
+                                                                                "https://www.bbc.com"),
+                                                   "mce_evidence": evidence}))
+
+
+def test_evidence_rule_lets_the_extraction_judge_a_page_without_markup():
+    """``required`` writes a page without markup as not_article at once; ``evidence`` hands it to the
+    extraction, whose own evidence (or page type) judges it; a page type other than article is never ok."""
+    from itemadapter import ItemAdapter
+
+    from mcecrawl.extraction import ExtractionOutcome
+
+    url = "http://127.0.0.1:9999/persian/articles/c4vlle3q337o"
+    spider = _spider(base_url="http://127.0.0.1:9999")
+    (item,) = spider.parse_article(_plain_response(url, "required"))
+    assert item["status"] == "not_article"
+    spider = _spider(base_url="http://127.0.0.1:9999")
+    (item,) = spider.parse_article(_plain_response(url, "evidence"))
+    assert "status" not in item and item["html"]
+
+    def judged(text, page_type=None):
+        outcome = ExtractionOutcome(text, [], "ok", "", None, {}, 1.0, page_type=page_type)
+        return spider.not_article_after_extraction(ItemAdapter({**item, "text": text}), outcome)
+
+    spider._by_content[item["canonical_url"]] = (b"", ())
+    assert judged("خبر") is not None  # a bare headline: too little text
+    spider._by_content[item["canonical_url"]] = (b"", ())
+    assert judged("خبر\n" + "متن خبر تازه که جمله‌ای کامل است. " * 3) is None  # a paragraph at an article rule
+    spider._by_content[item["canonical_url"]] = (b"", ())
+    assert judged("خبر\n" + "متن خبر. " * 100, "listing").startswith("page type listing")
+    # Pages with markup: only the page type speaks.
+    assert judged("خبر", "forum").startswith("page type forum") and judged("خبر") is None

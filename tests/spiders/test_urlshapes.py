@@ -47,6 +47,18 @@ def test_canonical_is_fold_of_clean(url):
     assert cleaned is not None and site.canonical(url) == site.fold(cleaned)
 
 
+@pytest.mark.parametrize("url", [
+    "https://www.example.ir/%%41a", "https://www.example.ir/a%", "https://www.example.ir/%zz%4?q=%%41",
+    "https://www.example.ir/%E2%82/x", "https://www.example.ir/%41%25%2541",
+])
+def test_clean_is_idempotent_on_broken_escapes(url):
+    """A page has one identity: cleaning a cleaned URL changes nothing, so canonical(clean(u)) == canonical(u)."""
+    site = Site("https://www.example.ir")
+    cleaned = site.clean(url)
+    assert cleaned is not None and site.clean(cleaned) == cleaned
+    assert site.canonical(cleaned) == site.canonical(url)
+
+
 @pytest.mark.parametrize("path, fine, coarse", [
     ("/news/1074101", "/news/{n}", "/news/{n}"),
     ("/2024/05/some-title/", "/{yyyy}/{n}/{slug}", "/{yyyy}/{n}/{slug}"),
