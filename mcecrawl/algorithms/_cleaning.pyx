@@ -11,6 +11,15 @@ nesting reaches the C stack.
 
 A node the reference would see differently (a comment, processing instruction or entity left in the
 tree: the parser removes them) makes :func:`blocks` return None, and the caller runs the reference.
+
+The callback's contract: ``is_clutter`` reads the element it is given and must not change the tree.
+The walk holds raw libxml2 pointers to the current element and its ancestors while it runs, so it
+makes a callback that breaks the contract harmless rather than trusting it: the element handed to
+the callback is kept alive (its lxml proxy is held, and lxml frees no subtree that holds a proxied
+node) until the walk has checked, by the parent pointers, that the element still hangs under the
+root at the depth the walk reached it; if not (the callback removed or moved it or an ancestor),
+the walk stops with ``RuntimeError`` before it reads any pointer of the changed tree.  The sets it
+is given are copied into frozensets first, so no caller's ``__contains__`` runs during the walk.
 """
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.string cimport memcpy, strcmp, strlen
@@ -79,6 +88,16 @@ cdef object _attr(xmlNode* c, const char* name):
             return "" if value is None else value
         a = a.next
     return None
+
+
+cdef bint _still_under(xmlNode* c, xmlNode* top, Py_ssize_t depth) noexcept nogil:
+    """Whether ``top`` is the ``depth``-th parent of ``c`` (the walk's view of the tree still holds)."""
+    cdef Py_ssize_t i
+    for i in range(depth):
+        c = c.parent
+        if c is NULL:
+            return False
+    return c == top
 
 
 cdef bint _counts_as_link(xmlNode* c):
@@ -186,12 +205,18 @@ cdef class _Walk:
 
 def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags, skipped_tags, link_box_tags,
            double max_link_share):
-    """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
+    """The blocks ``cleaning.blocks(root)`` returns, or None when the tree holds a node kind
     the reference would walk differently (then the caller runs the reference).
 
-    ``is_clutter`` is asked only about elements that carry one of ``clutter_attrs`` (the attribute
-    names it reads) or are ``link_box_tags``.  With ``is_clutter`` None, no skipped tags and
-    ``max_link_share`` infinite it is the plain walk of ``parse._paragraphs``: every block's text."""
+    ``is_clutter(element, tag)`` is asked only about elements that carry one of ``clutter_attrs``
+    (the attribute names it reads) or are ``link_box_tags``; it must not change the tree (a change
+    of the element's or an ancestor's place raises ``RuntimeError``, see the module's docstring).
+    With ``is_clutter`` None, no skipped tags and ``max_link_share`` infinite it is the plain walk
+    of ``parse.tree_paragraphs``: every block's text.  An element without a libxml2 node (made
+    with ``_Element.__new__``) raises ``ValueError``."""
+    if root._c_node is NULL:
+        raise ValueError("blocks: the element has no libxml2 node (an _Element not made by lxml's parser or API)")
+    block_tags, skipped_tags, link_box_tags = frozenset(block_tags), frozenset(skipped_tags), frozenset(link_box_tags)
     cdef list names = [name.encode("ascii") for name in clutter_attrs]  # kept alive for the C pointers
     cdef const char* attrs[MAX_CLUTTER_ATTRS]
     cdef int n_attrs = len(names), k
@@ -204,6 +229,7 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
     cdef xmlNode* nxt
     cdef _Walk w = _Walk()
     cdef bint skip, is_a, odd = False
+    cdef Py_ssize_t depth = 0  # levels below top: the walk's own account of where c hangs
     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
     w.max_link_share = max_link_share
     while True:
@@ -217,7 +243,12 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
             w.flush()
         skip = tag in skipped_tags
         if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c, attrs, n_attrs)):
-            skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
+            held = cetree.elementFactory(root._doc, c)  # keeps c's subtree allocated whatever the callback does
+            skip = bool(is_clutter(held, tag))
+            if not _still_under(c, top, depth):
+                raise RuntimeError("blocks: is_clutter changed the tree (moved or removed the element it was given "
+                                   "or an ancestor); it must only read it")
+            held = None
         if not skip:
             if is_a and _counts_as_link(c):
                 w.in_link += 1
@@ -228,6 +259,7 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
                 return None
             if nxt is not NULL:
                 c = nxt
+                depth += 1
                 continue
         # end events: of c, then of each ancestor whose last element child has ended
         while True:
@@ -247,3 +279,4 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
                 c = nxt
                 break
             c = c.parent
+            depth -= 1
