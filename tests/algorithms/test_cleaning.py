@@ -13,7 +13,8 @@ import pytest
 
 from mcecrawl.algorithms import profile_impl
 
-compiled_walk = pytest.mark.skipif(profile_impl.cleaning is None, reason="the compiled walk (_cleaning) is not built here")
+compiled_walk = pytest.mark.skipif(profile_impl.cleaning is None,
+                                   reason="the compiled walk (_cleaning) is not built here")
 
 
 def _run(code: str) -> subprocess.CompletedProcess[str]:
