@@ -191,7 +191,8 @@ BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 # Elements whose content is not the article's running text: captions, figures, forms' parts.
 CLEANED_TAGS = frozenset({"figure", "figcaption", "nav", "aside", "footer", "form", "time", "address"})
 _INVISIBLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
-_ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+# The attributes whose words label a container (read from its opening tag by :func:`_attributes`).
+LABEL_ATTRIBUTES = ("class", "id", "role", "itemprop")
 
 
 @dataclass
@@ -325,7 +326,8 @@ def _label(tag: bytes) -> tuple[str, str]:
     """(tag name, "class id role itemprop" words) of an opening tag."""
     m = re.match(rb"<([A-Za-z][A-Za-z0-9]*)", tag)
     name = m.group(1).lower().decode() if m else ""
-    words = " ".join((v2 or v3 or v4).decode("utf-8", "replace") for _, v2, v3, v4 in _ATTR.findall(tag))
+    attributes = _attributes(tag)  # the tag's own attributes: not data-role, not a word inside another's value
+    words = " ".join(attributes[k] for k in LABEL_ATTRIBUTES if k in attributes)
     return name, words
 
 
