@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import mcecrawl  # noqa: E402
+from mcecrawl.algorithms import cleaning  # noqa: E402
 from mcecrawl.algorithms import scored_regions as sr  # noqa: E402
 from mcecrawl.encoding import decode  # noqa: E402
 from mcecrawl.evaluation import gate, load_dataset  # noqa: E402
@@ -53,11 +54,11 @@ TUNABLES = {
     "JOIN_MAX_LEVELS": (1, 2, 3),
     "CLOSE_LINES": (30, 100),
     "gap": (20, 30, 40),
-    "MEDIA": (sr.MEDIA, re.compile(r"(?!)")),  # our caption/gallery words: on, off
+    "MEDIA": (cleaning.MEDIA, re.compile(r"(?!)")),  # our caption/gallery words: on, off
     "MEDIA_MAX_CHARS": (100, 200, 500, 1000),
-    "NOTICES": (sr.NOTICES, re.compile(r"(?!)")),  # our notice words: on, off
-    "UNRELATED": (sr.UNRELATED, re.compile(r"(?!)")),  # "related" unredeemed: on, off
-    "BOX_MAX_LINK_SHARE": (0.2, 0.33, 0.5),
+    "NOTICES": (cleaning.NOTICES, re.compile(r"(?!)")),  # our notice words: on, off
+    "UNRELATED": (cleaning.UNRELATED, re.compile(r"(?!)")),  # "related" unredeemed: on, off
+    "LINK_BOX_MAX_LINK_SHARE": (0.2, 0.33, 0.5),
     "ABOVE_HEADLINE_MAX_CHARS": (-1, 100, 200, 500),  # -1: keep what precedes the headline
 }
 
@@ -175,14 +176,20 @@ def _with(name: str, value, pages) -> dict[str, tuple[float, str]]:
     """scored_regions with one tunable changed (module constant or parameter)."""
     if name == "gap":
         return run_all(pages, "scored_regions", gap=value)
-    old = getattr(sr, name)
-    setattr(sr, name, value)
-    sr._word_tests.cache_clear()  # cached word tests read the word lists (MEDIA)
+    module = cleaning if hasattr(cleaning, name) else sr  # the cleaning rules' constants live in cleaning
+    old = getattr(module, name)
+    setattr(module, name, value)
+    _clear_word_caches()  # cached word tests read the word lists (MEDIA)
     try:
         return run_all(pages, "scored_regions")
     finally:
-        setattr(sr, name, old)
-        sr._word_tests.cache_clear()
+        setattr(module, name, old)
+        _clear_word_caches()
+
+
+def _clear_word_caches() -> None:
+    for cached in (cleaning._token_bits, cleaning.word_bits, cleaning.label):
+        cached.cache_clear()
 
 
 def _objective(pages, res, units: list[str], unit_of) -> float:
@@ -196,7 +203,8 @@ def heldout(args, pages) -> None:
     other units and the unit is scored with those choices, beside the in-sample default."""
     grid = {(n, v): _with(n, v, pages) for n, values in TUNABLES.items() for v in values}
     default = run_all(pages, "scored_regions")
-    defaults = {n: (getattr(sr, n) if n != "gap" else sr.GAP_DEFAULT) for n in TUNABLES}
+    defaults = {n: (getattr(cleaning if hasattr(cleaning, n) else sr, n) if n != "gap" else sr.GAP_DEFAULT)
+                for n in TUNABLES}
 
     def study(title, scope, unit_of):
         units = sorted({unit_of(pg) for pg in scope})

@@ -88,3 +88,23 @@ def test_an_element_without_a_node_is_a_value_error_not_a_crash():
     """)
     assert done.returncode == 0 and done.stdout.startswith("refused: blocks: the element has no libxml2 node"), (
         done.returncode, done.stderr[-2000:])
+
+
+def test_word_tests_by_token_equal_the_patterns_over_the_whole_value():
+    """The per-token answers (each distinct token tested once) equal the word lists' regexes run
+    over the whole joined value, on random values built from the lists' own words, their parts,
+    separators (spaces, tabs, newlines, dashes) and letters that fold onto ASCII under re.I."""
+    import random
+
+    from mcecrawl.algorithms import cleaning
+
+    pieces = ["ad", "ads", "advert", "adverts", "hid", "hidden", "HID", "-ad-", "related", "content", "main",
+              "footer", "nav", "navigation", "NaVigation", "dialog", "comment", "byline", "credit", "subscribe",
+              "post", "entry", "body", "x", "ſidebar", "\u212aeywords", "\u0130d", "caption", "media", "mathjax",
+              "row", "col-md-6", "js_ad-slot", "address", "head", "header", "widget", "page", "text", ""]
+    seps = [" ", " ", " ", "  ", "-", "_", "\t", "\n", "\u00a0"]
+    rng = random.Random(20261126)
+    for _ in range(20_000):
+        value = "".join(rng.choice(pieces) + rng.choice(seps) for _ in range(rng.randint(1, 5)))
+        value = value[:-1] if rng.random() < 0.5 else value
+        assert cleaning.word_bits(value) == cleaning._whole_value_bits(value), repr(value)
