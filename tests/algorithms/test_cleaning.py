@@ -108,3 +108,26 @@ def test_word_tests_by_token_equal_the_patterns_over_the_whole_value():
         value = "".join(rng.choice(pieces) + rng.choice(seps) for _ in range(rng.randint(1, 5)))
         value = value[:-1] if rng.random() < 0.5 else value
         assert cleaning.word_bits(value) == cleaning._whole_value_bits(value), repr(value)
+
+
+@compiled_walk
+def test_compiled_walk_equals_the_reference_on_odd_trees():
+    """Whole trees the region parser never makes: 20,000-deep nesting built through lxml's API
+    (ten times libxml2's parser limit; lxml's API itself slows with depth past that), comments,
+    processing instructions, entity references and namespaced elements left in the tree (the
+    compiled walk hands those back to the reference)."""
+    from lxml import etree
+
+    from fuzz_pages import walk_differences
+    from mcecrawl.algorithms import cleaning
+
+    root = etree.Element("div")
+    el = root
+    for i in range(20_000):
+        el = etree.SubElement(el, "span" if i % 100 else "p", {"class": "related"} if i == 10_000 else {})
+        el.text, el.tail = "word, ", " tail. "
+    assert profile_impl.cleaning_blocks(root) == cleaning.blocks(root)
+    assert profile_impl.tree_paragraphs(root) == cleaning.paragraphs(root)
+    odd = (b"<div><!-- c --><p>a<?pi x?>b</p><![CDATA[x]]>&amp;&nbsp;&unknown;<svg:g xmlns:svg='urn:x'>"
+           b"<svg:t>t</svg:t></svg:g><o:p>o</o:p><p class='byline'>By A</p></div>")
+    assert walk_differences(odd) == []
