@@ -147,6 +147,11 @@ _KEEP_ODD_NODES = etree.HTMLParser(remove_comments=False, remove_pis=False, reco
 WALKED_SUBTREES = 3
 
 
+def _compiled_is_clutter(el: Any, tag: str) -> bool:
+    """The rules with the compiled link counts, whichever core is in use."""
+    return cleaning.is_clutter(el, tag, lambda e: profile_impl.cleaning.link_stats(e) or cleaning.link_stats(e))
+
+
 def walk_differences(data: bytes) -> list[str]:
     """The compiled walk (``_cleaning.blocks``) against the reference walks (``cleaning.blocks``,
     ``cleaning.paragraphs``) directly on whole trees of ``data``: the region parser's tree and one
@@ -163,10 +168,16 @@ def walk_differences(data: bytes) -> list[str]:
     for name, root in trees:
         if root is None:
             continue
+        for el in root.iter():
+            if isinstance(el.tag, str):
+                got = compiled.link_stats(el)
+                if got is not None and got != cleaning.link_stats(el):
+                    diff.append(f"link_stats ({name} tree)")
+                    break
         walked = [root] + [el for el in root.iter() if len(el)][1:WALKED_SUBTREES + 1]
         for el in walked:
-            got = compiled.blocks(el, cleaning.is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
-                                  cleaning.TEXT_BLOCK_MAX_LINK_SHARE)
+            got = compiled.blocks(el, _compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS,
+                                  LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE)
             if got is not None and got != cleaning.blocks(el):
                 diff.append(f"cleaning walk ({name} tree)")
             got = compiled.blocks(el, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)

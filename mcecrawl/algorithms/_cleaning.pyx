@@ -280,3 +280,91 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
                 break
             c = c.parent
             depth -= 1
+
+
+# The marks link_stats counts (code points), set once by the caller from the reference's own lists.
+cdef enum:
+    MAX_MARKS = 16
+cdef unsigned int _ends[MAX_MARKS]
+cdef unsigned int _commas[MAX_MARKS]
+cdef int _n_ends = 0, _n_commas = 0
+
+
+def set_marks(str sentence_ends, str commas):
+    """The sentence-end and comma characters :func:`link_stats` counts (the reference's lists)."""
+    global _n_ends, _n_commas
+    if len(sentence_ends) > MAX_MARKS or len(commas) > MAX_MARKS:
+        raise ValueError(f"at most {MAX_MARKS} marks of each kind")
+    for i, ch in enumerate(sentence_ends):
+        _ends[i] = ord(ch)
+    for i, ch in enumerate(commas):
+        _commas[i] = ord(ch)
+    _n_ends, _n_commas = len(sentence_ends), len(commas)
+
+
+cdef inline bint _in(unsigned int cp, unsigned int* marks, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if marks[i] == cp:
+            return True
+    return False
+
+
+def link_stats(cetree._Element el not None):
+    """``cleaning.link_stats(el)`` read from libxml2's nodes in one pass over the subtree: (links,
+    non-whitespace characters, those inside links, commas, sentence ends, those inside links), all
+    but the first 0 when there is no link; None when the subtree holds a node kind the reference
+    reads differently (comment, processing instruction, entity, namespaced element)."""
+    cdef xmlNode* top = el._c_node
+    if top is NULL:
+        raise ValueError("link_stats: the element has no libxml2 node")
+    cdef xmlNode* c = top.children
+    cdef Py_ssize_t links = 0, chars = 0, linked = 0, commas = 0, ends = 0, linked_ends = 0, in_link = 0
+    cdef Py_ssize_t i, n, k
+    cdef const unsigned char* p
+    cdef unsigned int cp
+    while c is not NULL:
+        if c.type == tree.XML_ELEMENT_NODE:
+            if c.ns is not NULL:
+                return None
+            if strcmp(<const char*>c.name, b"a") == 0:
+                links += 1
+                in_link += 1
+            if c.children is not NULL:
+                c = c.children
+                continue
+            if strcmp(<const char*>c.name, b"a") == 0:
+                in_link -= 1
+        elif _is_text(c):
+            if c.content is not NULL:
+                p = <const unsigned char*>c.content
+                n = <Py_ssize_t>strlen(<char*>c.content)
+                i = 0
+                while i < n:
+                    k = _code_point(p, i, n, &cp)
+                    if not _isspace(cp):
+                        chars += 1
+                        if in_link:
+                            linked += 1
+                    if _in(cp, _commas, _n_commas):
+                        commas += 1
+                    if _in(cp, _ends, _n_ends):
+                        ends += 1
+                        if in_link:
+                            linked_ends += 1
+                    i += k
+        elif not _skippable(c):
+            return None
+        # next: the sibling, else up to the first ancestor (below top) with one, closing links on the way
+        while c.next is NULL:
+            c = c.parent
+            if c is top or c is NULL:
+                c = NULL
+                break
+            if strcmp(<const char*>c.name, b"a") == 0:
+                in_link -= 1
+        if c is not NULL:
+            c = c.next
+    if not links:
+        return (0, 0, 0, 0, 0, 0)
+    return (links, chars, linked, commas, ends, linked_ends)

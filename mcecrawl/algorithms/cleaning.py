@@ -254,23 +254,22 @@ def notice_or_boilerplate(tag: str, words: str, notice: bool) -> bool:
     return notice or bool(words and tag not in ("body", "html") and is_boilerplate(tag, words))
 
 
-def link_box(el: Any, positive: bool, links: int) -> tuple[bool, float]:
-    """(whether a container with ``links`` links is a related / most-read box, its link share).
+def link_box(stats: LinkStats, positive: bool) -> bool:
+    """Whether a container with links (``stats``: :func:`link_stats`) is a related / most-read box.
 
     The box goes whole, its heading with its links: Readability's _cleanConditionally link
     density, :data:`LINK_BOX_MAX_LINK_SHARE` unless the class/id reads as content.  A box of one
     link goes too when no sentence punctuation lies outside it ("Explore further", "Read more:"
     and their link); one linked sentence is prose."""
+    links, _, _, commas, ends, linked_ends = stats
     limit = CONTENT_BOX_MAX_LINK_SHARE if positive else LINK_BOX_MAX_LINK_SHARE
-    text, linked = "".join(el.itertext()), _LINK_TEXT(el)
-    share = _share(text, linked)
-    return share > limit and len(_COMMAS.findall(text)) < LINK_BOX_MAX_COMMAS and (
-        links >= LINK_BOX_MIN_LINKS or not _punctuated(text, linked)), share
+    return _stats_share(stats) > limit and commas < LINK_BOX_MAX_COMMAS and (
+        links >= LINK_BOX_MIN_LINKS or not ends > linked_ends)
 
 
-def negative_links(el: Any, share: float) -> bool:
-    """Readability's conditional cleaning: a negative class with mostly links (``share`` < 0: not read yet)."""
-    return (link_share(el) if share < 0 else share) > NEGATIVE_BOX_MAX_LINK_SHARE
+def negative_links(stats: LinkStats) -> bool:
+    """Readability's conditional cleaning: a container with a negative class and mostly links."""
+    return _stats_share(stats) > NEGATIVE_BOX_MAX_LINK_SHARE
 
 
 def caption(el: Any) -> bool:
@@ -291,10 +290,11 @@ def short_byline(el: Any, tag: str) -> bool:
     return len(collapse("".join(el.itertext()))) <= BYLINE_MAX_CHARS
 
 
-def is_clutter(el: Any, tag: str) -> bool:
+def is_clutter(el: Any, tag: str, measure: Callable[[Any], LinkStats] | None = None) -> bool:
     """Whether the walk drops ``el`` (whose tag name is ``tag``) with its subtree: the rules in order.
 
-    Reads the element and never changes the tree (the compiled walk's contract)."""
+    ``measure`` reads an element's links (:func:`link_stats`, the default; the compiled walk passes
+    its twin).  Reads the element and never changes the tree (the compiled walk's contract)."""
     get = el.get
     if get(ARTICLE_MARK) is not None:
         return False
@@ -304,15 +304,14 @@ def is_clutter(el: Any, tag: str) -> bool:
     positive, negative, media, notice, byline = word_tests(words)
     if notice_or_boilerplate(tag, words, notice):
         return True  # words alone decide: asked first, so that no link is counted for them
-    share = -1.0  # the element's link share, read at most once, by either test below
-    links = _links(el) if tag in LINK_BOX_TAGS else 0
-    if links:
-        box, share = link_box(el, positive, links)
-        if box:
+    stats = None  # the element's links, read at most once, by either test below
+    if tag in LINK_BOX_TAGS:
+        stats = (measure or link_stats)(el)
+        if stats[0] and link_box(stats, positive):
             return True
     if not words:
         return False
-    if negative and not positive and negative_links(el, share):
+    if negative and not positive and negative_links(stats or (measure or link_stats)(el)):
         return True
     if media and caption(el):
         return True
@@ -440,17 +439,6 @@ def running_text(el: Any) -> bool:
     return 2 * _chars(_PARAGRAPH_TEXT(el)) > _chars((text,))
 
 
-def _punctuated(text: str, linked: list[str]) -> bool:
-    """Whether a sentence ends (:data:`_SENTENCE_END`) in an element's ``text`` outside the text
-    of its links (``linked``)."""
-    inside = sum(len(_SENTENCE_END.findall(t)) for t in linked)
-    return len(_SENTENCE_END.findall(text)) > inside
-
-
-def _links(el: Any) -> int:
-    return int(_COUNT_LINKS(el))
-
-
 def _chars(texts: Iterable[str]) -> int:
     """Non-whitespace characters of text nodes."""
     return len("".join("".join(texts).split()))
@@ -464,3 +452,29 @@ def link_share(el: Any) -> float:
 def _share(text: str, linked: list[str]) -> float:
     total = _chars((text,))
     return _chars(linked) / total if total else 0.0
+
+
+# (links, non-whitespace characters, those inside links, commas, sentence ends, those inside links)
+LinkStats = tuple[int, int, int, int, int, int]
+_NO_LINKS: LinkStats = (0, 0, 0, 0, 0, 0)
+
+
+def link_stats(el: Any) -> LinkStats:
+    """What the link rules read of an element's subtree (its own text, its descendants' text and
+    tails): its ``<a>`` elements and, when there is one, the characters, commas and sentence ends
+    of its text and of its links' text.  Without a link every count is 0 (its link share is 0)."""
+    links = int(_COUNT_LINKS(el))
+    if not links:
+        return _NO_LINKS
+    text, linked = "".join(el.itertext()), _LINK_TEXT(el)
+    return (links, _chars((text,)), _chars(linked), len(_COMMAS.findall(text)), len(_SENTENCE_END.findall(text)),
+            sum(len(_SENTENCE_END.findall(t)) for t in linked))
+
+
+def _stats_share(stats: LinkStats) -> float:
+    return stats[2] / stats[1] if stats[1] else 0.0
+
+
+# The marks link_stats counts, as characters (the compiled twin is given the same ones).
+SENTENCE_END_MARKS = "".join(m.decode() for m in SENTENCE_ENDS)
+COMMA_MARKS = "".join(_COMMAS.pattern[1:-1])

@@ -80,11 +80,29 @@ def _c() -> Any:
     return compiled if _use_compiled else None
 
 
+if cleaning is not None:  # the marks the compiled link_stats counts are the reference's own
+    cleaning.set_marks(cleaning_reference.SENTENCE_END_MARKS, cleaning_reference.COMMA_MARKS)
+
+
+def link_stats(el: Any) -> cleaning_reference.LinkStats:
+    """:func:`mcecrawl.algorithms.cleaning.link_stats` (compiled: one C pass over the subtree)."""
+    if _use_compiled and cleaning is not None:
+        stats: cleaning_reference.LinkStats | None = cleaning.link_stats(el)
+        if stats is not None:  # None: a node kind the reference reads differently
+            return stats
+    return cleaning_reference.link_stats(el)
+
+
+def compiled_is_clutter(el: Any, tag: str) -> bool:
+    """:func:`mcecrawl.algorithms.cleaning.is_clutter` with the compiled link counts (the compiled walk's callback)."""
+    return cleaning_reference.is_clutter(el, tag, link_stats)
+
+
 def cleaning_blocks(root: Any) -> list[str]:
     """:func:`mcecrawl.algorithms.cleaning.blocks`: a region's tree, cleaned, one block per line."""
     if _use_compiled and cleaning is not None:
         out: list[str] | None = cleaning.blocks(
-            root, cleaning_reference.is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
+            root, compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
             cleaning_reference.TEXT_BLOCK_MAX_LINK_SHARE)
         if out is not None:  # None: a node kind the compiled walk leaves to the reference
             return out
