@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled twin of ``scored_regions._blocks`` (the reference): the cleaning walk over the region's tree.
+"""Compiled twins of ``cleaning.blocks`` and ``cleaning.paragraphs`` (the walks over a region's tree) and
+of ``cleaning.link_stats`` (what the link rules count in a subtree); ``profile_impl`` calls them.
 
 The reference walks the lxml tree with ``etree.iterwalk``, one Python-level event per element
 start and end.  This walk reads libxml2's nodes directly (lxml's public C API: ``_Element._c_node``

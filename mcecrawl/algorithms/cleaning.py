@@ -180,21 +180,20 @@ def _whole_value_bits(words: str) -> int:
 
 @functools.lru_cache(maxsize=16384)  # whole values repeat across a page's elements and a site's pages
 def word_bits(words: str) -> int:
-    """Which word lists a class/id/role/itemprop/rel value matches (bits, see :func:`_token_bits`).
+    """Which word lists a class/id/role/itemprop/rel value matches (bits, see :func:`_token_bits`),
+    answered per distinct token (each tested once per process) and memoised per value.
 
-    Answered from the whole value, memoised per value: measured against the per-token answer (each
-    distinct token tested once per process) on the same pages, CPU time, rounds interleaved, the
-    per-token memo cost 10-12 % on r2l and scrapinghub_aeb and gained nothing on wcxb_dev: within
-    one set's run a token is tested with all eight patterns about as often as a value is, and a
-    value has several tokens (BENCHMARKS.md).  :func:`token_word_bits` keeps the per-token answer,
-    equal by construction and checked against this one in the tests."""
-    return _whole_value_bits(words)
-
-
-def token_word_bits(words: str) -> int:
-    """:func:`word_bits` answered per distinct token (see :func:`_token_bits`)."""
+    Measured against the same memo answered from the whole value (:func:`whole_value_word_bits`),
+    CPU time, rounds interleaved, on a loaded machine: per token 3-8 % faster on r2l,
+    scrapinghub_aeb and wcxb_dev (BENCHMARKS.md); the two are equal by construction and checked
+    equal in the tests."""
     bits = _words_bits(words)
     return _whole_value_bits(words) if bits & _OTHER_SPACE else bits
+
+
+def whole_value_word_bits(words: str) -> int:
+    """:func:`word_bits` from the patterns over the whole value."""
+    return _whole_value_bits(words)
 
 
 def word_tests(words: str) -> tuple[bool, bool, bool, bool, bool]:
