@@ -21,7 +21,13 @@ from lxml import etree
 
 import mcecrawl
 from mcecrawl.algorithms import cleaning, parse, profile_impl
-from mcecrawl.algorithms.cleaning_words import BLOCK_TAGS, CLUTTER_ATTRIBUTES, LINK_BOX_TAGS, SKIPPED_TAGS
+from mcecrawl.algorithms.cleaning_words import (
+    BLOCK_TAGS,
+    CLUTTER_ATTRIBUTES,
+    LINK_BOX_TAGS,
+    METADATA_ITEMPROPS,
+    SKIPPED_TAGS,
+)
 from mcecrawl.algorithms.danag import remove_scripts_styles_comments
 
 # Markup the segmentation and the walk react to, and bytes that break UTF-8.
@@ -176,10 +182,12 @@ def walk_differences(data: bytes) -> list[str]:
                     break
         walked = [root] + [el for el in root.iter() if len(el)][1:WALKED_SUBTREES + 1]
         for el in walked:
-            got = compiled.blocks(el, _compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS,
-                                  LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE)
-            if got is not None and got != cleaning.blocks(el):
-                diff.append(f"cleaning walk ({name} tree)")
+            want = cleaning.blocks(el)
+            for prefilter in ((), (cleaning.word_bits, METADATA_ITEMPROPS)):  # every element asked; plain ones not
+                got = compiled.blocks(el, _compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS,
+                                      LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, *prefilter)
+                if got is not None and got != want:
+                    diff.append(f"cleaning walk ({name} tree{', prefilter' if prefilter else ''})")
             got = compiled.blocks(el, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)
             if got is not None and got != cleaning.paragraphs(el):
                 diff.append(f"plain walk ({name} tree)")

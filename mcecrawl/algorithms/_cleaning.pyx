@@ -204,8 +204,29 @@ cdef class _Walk:
             self.linked += _stripped_chars(p, start, len(self.buf))
 
 
+cdef bint _plain(xmlNode* c, object word_bits, object memo, object metadata_itemprops) except -1:
+    """Whether ``cleaning.is_clutter`` answers False for an element that is no link-box container
+    without being asked: no attribute that can hide it or mark the article, no schema.org metadata
+    itemprop, and class/id/role/itemprop/rel words that match no word list (``word_bits`` 0; its
+    answers memoised in ``memo`` for the walk)."""
+    if (_attr(c, b"hidden") is not None or _attr(c, b"aria-hidden") is not None or _attr(c, b"style") is not None
+            or _attr(c, b"data-mce-article") is not None):
+        return False
+    itemprop = _attr(c, b"itemprop")
+    if itemprop is not None and itemprop.strip() in metadata_itemprops:
+        return False
+    values = [v for v in (_attr(c, b"class"), _attr(c, b"id"), _attr(c, b"role"), itemprop, _attr(c, b"rel")) if v]
+    if not values:
+        return True
+    words = " ".join(values)
+    bits = memo.get(words)
+    if bits is None:
+        bits = memo[words] = word_bits(words)
+    return bits == 0
+
+
 def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags, skipped_tags, link_box_tags,
-           double max_link_share):
+           double max_link_share, word_bits=None, metadata_itemprops=frozenset()):
     """The blocks ``cleaning.blocks(root)`` returns, or None when the tree holds a node kind
     the reference would walk differently (then the caller runs the reference).
 
@@ -214,10 +235,16 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
     of the element's or an ancestor's place raises ``RuntimeError``, see the module's docstring).
     With ``is_clutter`` None, no skipped tags and ``max_link_share`` infinite it is the plain walk
     of ``parse.tree_paragraphs``: every block's text.  An element without a libxml2 node (made
-    with ``_Element.__new__``) raises ``ValueError``."""
+    with ``_Element.__new__``) raises ``ValueError``.
+
+    With ``word_bits`` (``cleaning.word_bits``) and ``metadata_itemprops``, an element that is no
+    link-box container is not asked about when :func:`_plain` shows ``is_clutter`` would answer
+    False (most elements of today's pages: a class that names a layout, not a rule's word)."""
     if root._c_node is NULL:
         raise ValueError("blocks: the element has no libxml2 node (an _Element not made by lxml's parser or API)")
     block_tags, skipped_tags, link_box_tags = frozenset(block_tags), frozenset(skipped_tags), frozenset(link_box_tags)
+    metadata_itemprops = frozenset(metadata_itemprops)
+    cdef dict memo = {}
     cdef list names = [name.encode("ascii") for name in clutter_attrs]  # kept alive for the C pointers
     cdef const char* attrs[MAX_CLUTTER_ATTRS]
     cdef int n_attrs = len(names), k
@@ -243,7 +270,8 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
         if block:
             w.flush()
         skip = tag in skipped_tags
-        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c, attrs, n_attrs)):
+        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c, attrs, n_attrs)) and (
+                word_bits is None or tag in link_box_tags or not _plain(c, word_bits, memo, metadata_itemprops)):
             held = cetree.elementFactory(root._doc, c)  # keeps c's subtree allocated whatever the callback does
             skip = bool(is_clutter(held, tag))
             if not _still_under(c, top, depth):

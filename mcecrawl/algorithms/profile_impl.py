@@ -25,7 +25,13 @@ import numpy as np
 
 from mcecrawl.algorithms import cleaning as cleaning_reference
 from mcecrawl.algorithms import lines as reference
-from mcecrawl.algorithms.cleaning_words import BLOCK_TAGS, CLUTTER_ATTRIBUTES, LINK_BOX_TAGS, SKIPPED_TAGS
+from mcecrawl.algorithms.cleaning_words import (
+    BLOCK_TAGS,
+    CLUTTER_ATTRIBUTES,
+    LINK_BOX_TAGS,
+    METADATA_ITEMPROPS,
+    SKIPPED_TAGS,
+)
 from mcecrawl.algorithms.lines import Lines
 
 # Set (to anything but "" or "0") to use the numpy reference even where the compiled twin is built.
@@ -103,7 +109,7 @@ def cleaning_blocks(root: Any) -> list[str]:
     if _use_compiled and cleaning is not None:
         out: list[str] | None = cleaning.blocks(
             root, compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
-            cleaning_reference.TEXT_BLOCK_MAX_LINK_SHARE)
+            cleaning_reference.TEXT_BLOCK_MAX_LINK_SHARE, cleaning_reference.word_bits, METADATA_ITEMPROPS)
         if out is not None:  # None: a node kind the compiled walk leaves to the reference
             return out
     return cleaning_reference.blocks(root)
