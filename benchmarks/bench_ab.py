@@ -1,6 +1,6 @@
 """A/B against an earlier commit: identical accuracy, and extraction timings measured in one run.
 
-    python benchmarks/bench_ab.py 733ab14                      # every algorithm, all five dev sets
+    python benchmarks/bench_ab.py 733ab14                      # every algorithm, all six dev sets
     python benchmarks/bench_ab.py 733ab14 --rounds 5 --algorithms scored_regions dana
 
 The earlier commit is checked out in a temporary ``git worktree``; each side runs in its own
@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DATASETS = ("r2l", "scrapinghub_aeb", "readability_mozilla", "chinese_wce", "trafilatura_eval")
+DATASETS = ("r2l", "scrapinghub_aeb", "readability_mozilla", "chinese_wce", "trafilatura_eval", "wcxb_dev")
 TIMED = ("r2l", "scrapinghub_aeb")
 ALGORITHMS = ("scored_regions", "dana", "danag", "r2l", "xpath_blocks")
 TOLERANCE = 0.10  # timings within 10 % count as unchanged

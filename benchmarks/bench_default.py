@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import mcecrawl  # noqa: E402
+from mcecrawl.algorithms import cleaning  # noqa: E402
 from mcecrawl.algorithms import scored_regions as sr  # noqa: E402
 from mcecrawl.encoding import decode  # noqa: E402
 from mcecrawl.evaluation import gate, load_dataset  # noqa: E402
@@ -41,6 +42,8 @@ GROUPS = ("r2l Arabic-script", "r2l Hebrew", "scrapinghub_aeb", "readability_moz
 # Sets where whole-page misses are counted, with the gate's thresholds (gate.MISS_F1, MISS_PEER_F1).
 MISS_GROUPS = ("r2l Arabic-script", "scrapinghub_aeb", "chinese_wce")
 ALGORITHMS = ("scored_regions", "dana", "danag", "xpath_blocks")
+# Sets timed by `speed` (wcxb_dev: 1,497 pages of 2025, the general web pages of today).
+SPEED_SETS = ("r2l", "scrapinghub_aeb", "wcxb_dev")
 PEERS = ("trafilatura", "trafilatura_precision", "readability", "resiliparse", "justext")
 
 # Constants of scored_regions chosen on data, each with the values tried (held-out check).
@@ -53,11 +56,11 @@ TUNABLES = {
     "JOIN_MAX_LEVELS": (1, 2, 3),
     "CLOSE_LINES": (30, 100),
     "gap": (20, 30, 40),
-    "MEDIA": (sr.MEDIA, re.compile(r"(?!)")),  # our caption/gallery words: on, off
+    "MEDIA": (cleaning.MEDIA, re.compile(r"(?!)")),  # our caption/gallery words: on, off
     "MEDIA_MAX_CHARS": (100, 200, 500, 1000),
-    "NOTICES": (sr.NOTICES, re.compile(r"(?!)")),  # our notice words: on, off
-    "UNRELATED": (sr.UNRELATED, re.compile(r"(?!)")),  # "related" unredeemed: on, off
-    "BOX_MAX_LINK_SHARE": (0.2, 0.33, 0.5),
+    "NOTICES": (cleaning.NOTICES, re.compile(r"(?!)")),  # our notice words: on, off
+    "UNRELATED": (cleaning.UNRELATED, re.compile(r"(?!)")),  # "related" unredeemed: on, off
+    "LINK_BOX_MAX_LINK_SHARE": (0.2, 0.33, 0.5),
     "ABOVE_HEADLINE_MAX_CHARS": (-1, 100, 200, 500),  # -1: keep what precedes the headline
 }
 
@@ -175,14 +178,20 @@ def _with(name: str, value, pages) -> dict[str, tuple[float, str]]:
     """scored_regions with one tunable changed (module constant or parameter)."""
     if name == "gap":
         return run_all(pages, "scored_regions", gap=value)
-    old = getattr(sr, name)
-    setattr(sr, name, value)
-    sr._word_tests.cache_clear()  # cached word tests read the word lists (MEDIA)
+    module = cleaning if hasattr(cleaning, name) else sr  # the cleaning rules' constants live in cleaning
+    old = getattr(module, name)
+    setattr(module, name, value)
+    _clear_word_caches()  # cached word tests read the word lists (MEDIA)
     try:
         return run_all(pages, "scored_regions")
     finally:
-        setattr(sr, name, old)
-        sr._word_tests.cache_clear()
+        setattr(module, name, old)
+        _clear_word_caches()
+
+
+def _clear_word_caches() -> None:
+    for cached in (cleaning._token_bits, cleaning.word_bits, cleaning.label):
+        cached.cache_clear()
 
 
 def _objective(pages, res, units: list[str], unit_of) -> float:
@@ -196,7 +205,8 @@ def heldout(args, pages) -> None:
     other units and the unit is scored with those choices, beside the in-sample default."""
     grid = {(n, v): _with(n, v, pages) for n, values in TUNABLES.items() for v in values}
     default = run_all(pages, "scored_regions")
-    defaults = {n: (getattr(sr, n) if n != "gap" else sr.GAP_DEFAULT) for n in TUNABLES}
+    defaults = {n: (getattr(cleaning if hasattr(cleaning, n) else sr, n) if n != "gap" else sr.GAP_DEFAULT)
+                for n in TUNABLES}
 
     def study(title, scope, unit_of):
         units = sorted({unit_of(pg) for pg in scope})
@@ -250,8 +260,10 @@ def speed(args, pages) -> None:
     print("| dataset | pages | MB | scored_regions | danag | dana | resiliparse | scored_regions / resiliparse | "
           "danag / resiliparse | dana / resiliparse |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for name in ("r2l", "scrapinghub_aeb"):
+    for name in args.sets or SPEED_SETS:
         items = [(pg.body, pg.content_type) for pg in pages if pg.dataset == name]
+        if not items:  # a set timed but not scored here (wcxb_dev): its pages as they are
+            items = [(p.body, p.content_type) for p in load_dataset(DATA / name)]
         mb = sum(len(b) for b, _ in items) / 1e6
         runs = {
             "scored_regions": lambda bc: mcecrawl.extract(bc[0], content_type=bc[1]),
@@ -298,6 +310,7 @@ def main() -> int:
     ap.add_argument("what", choices=("accuracy", "heldout", "speed", "all", "pin-peers"))
     ap.add_argument("--peers", action="store_true")
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--sets", nargs="+", default=None, help="speed: time only these sets")
     args = ap.parse_args()
     if not DATA.is_dir():
         print(f"{DATA} not found: the dev sets live in ../shared/data beside the repository")

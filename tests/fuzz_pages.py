@@ -11,14 +11,23 @@ input that did it where a person can find it.
 """
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 from typing import Any, Iterator
 
 import numpy as np
+from lxml import etree
 
 import mcecrawl
-from mcecrawl.algorithms import profile_impl
+from mcecrawl.algorithms import cleaning, parse, profile_impl
+from mcecrawl.algorithms.cleaning_words import (
+    BLOCK_TAGS,
+    CLUTTER_ATTRIBUTES,
+    LINK_BOX_TAGS,
+    METADATA_ITEMPROPS,
+    SKIPPED_TAGS,
+)
 from mcecrawl.algorithms.danag import remove_scripts_styles_comments
 
 # Markup the segmentation and the walk react to, and bytes that break UTF-8.
@@ -39,6 +48,11 @@ TOKENS = (
     # the tokenizer's states the segmentation reads (attribute values, escaped script data, template, textarea)
     b"<script><!--", b"<script/>", b"</SCRIPT/", b"<template>", b"</template>", b"<TEXTAREA name=t>",
     b"</textarea>", b"<div data-x='{\"a\": \"<p>x<\\/p>\"}'>", b'<a title="a>b" ', b" =", b"='",
+    # the cleaning walk's rules and odd nodes: marks, hidden, bylines, metadata, captions, namespaces, entities
+    b"<div data-mce-article>", b"<div hidden>", b'<div aria-hidden="true">', b'<p class="byline">',
+    b'<span itemprop="keywords">', b'<div class="caption">', b'<div class="post-content">', b'<div class="ad">',
+    b'<div class="share-tools">', b'<ul class="x"><li><a href=/b>', b'<div data-role="navigation">',
+    b'<svg:g xmlns:svg="http://www.w3.org/2000/svg">', b"<o:p>", b"&nbsp;", b"&unknown;", b"&#0;", b"<time>",
 )
 ALGORITHMS = ("scored_regions", "danag", "dana", "r2l")
 
@@ -128,6 +142,56 @@ def differences(data: bytes) -> list[str]:
     (ca, ce), (ra, re_) = got[profile_impl.COMPILED], got[profile_impl.REFERENCE]
     diff = [k for k in ra if ra[k].dtype != ca[k].dtype or not np.array_equal(ra[k], ca[k])]
     return diff + [k for k in re_ if re_[k] != ce[k]]
+
+
+# Trees as the extraction never parses them: comments and processing instructions kept (the
+# compiled walk hands such a tree back to the reference; it must not crash on it).
+_KEEP_ODD_NODES = etree.HTMLParser(remove_comments=False, remove_pis=False, recover=True, huge_tree=True,
+                                   no_network=True)
+# Subtrees of each tree walked besides the root (a region's tree is walked from its root, the
+# baselines' pruned trees from theirs).
+WALKED_SUBTREES = 3
+
+
+def _compiled_is_clutter(el: Any, tag: str) -> bool:
+    """The rules with the compiled link counts, whichever core is in use."""
+    return cleaning.is_clutter(el, tag, lambda e: profile_impl.cleaning.link_stats(e) or cleaning.link_stats(e))
+
+
+def walk_differences(data: bytes) -> list[str]:
+    """The compiled walk (``_cleaning.blocks``) against the reference walks (``cleaning.blocks``,
+    ``cleaning.paragraphs``) directly on whole trees of ``data``: the region parser's tree and one
+    that keeps comments and processing instructions, from the root and from a few subtrees."""
+    compiled = profile_impl.cleaning
+    if compiled is None:
+        return []
+    trees = [("region", parse.parse_tree(data))]
+    try:
+        trees.append(("odd", etree.fromstring(data, _KEEP_ODD_NODES)))
+    except (etree.ParserError, ValueError):
+        pass
+    diff = []
+    for name, root in trees:
+        if root is None:
+            continue
+        for el in root.iter():
+            if isinstance(el.tag, str):
+                got = compiled.link_stats(el)
+                if got is not None and got != cleaning.link_stats(el):
+                    diff.append(f"link_stats ({name} tree)")
+                    break
+        walked = [root] + [el for el in root.iter() if len(el)][1:WALKED_SUBTREES + 1]
+        for el in walked:
+            want = cleaning.blocks(el)
+            for prefilter in ((), (cleaning.word_bits, METADATA_ITEMPROPS)):  # every element asked; plain ones not
+                got = compiled.blocks(el, _compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS,
+                                      LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, *prefilter)
+                if got is not None and got != want:
+                    diff.append(f"cleaning walk ({name} tree{', prefilter' if prefilter else ''})")
+            got = compiled.blocks(el, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)
+            if got is not None and got != cleaning.paragraphs(el):
+                diff.append(f"plain walk ({name} tree)")
+    return diff
 
 
 def seed_pages(data_root: Path | None) -> list[bytes]:

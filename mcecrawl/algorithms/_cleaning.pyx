@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled twin of ``scored_regions._blocks`` (the reference): the cleaning walk over the region's tree.
+"""Compiled twins of ``cleaning.blocks`` and ``cleaning.paragraphs`` (the walks over a region's tree) and
+of ``cleaning.link_stats`` (what the link rules count in a subtree); ``profile_impl`` calls them.
 
 The reference walks the lxml tree with ``etree.iterwalk``, one Python-level event per element
 start and end.  This walk reads libxml2's nodes directly (lxml's public C API: ``_Element._c_node``
@@ -11,6 +12,15 @@ nesting reaches the C stack.
 
 A node the reference would see differently (a comment, processing instruction or entity left in the
 tree: the parser removes them) makes :func:`blocks` return None, and the caller runs the reference.
+
+The callback's contract: ``is_clutter`` reads the element it is given and must not change the tree.
+The walk holds raw libxml2 pointers to the current element and its ancestors while it runs, so it
+makes a callback that breaks the contract harmless rather than trusting it: the element handed to
+the callback is kept alive (its lxml proxy is held, and lxml frees no subtree that holds a proxied
+node) until the walk has checked, by the parent pointers, that the element still hangs under the
+root at the depth the walk reached it; if not (the callback removed or moved it or an ancestor),
+the walk stops with ``RuntimeError`` before it reads any pointer of the changed tree.  The sets it
+is given are copied into frozensets first, so no caller's ``__contains__`` runs during the walk.
 """
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.string cimport memcpy, strcmp, strlen
@@ -79,6 +89,16 @@ cdef object _attr(xmlNode* c, const char* name):
             return "" if value is None else value
         a = a.next
     return None
+
+
+cdef bint _still_under(xmlNode* c, xmlNode* top, Py_ssize_t depth) noexcept nogil:
+    """Whether ``top`` is the ``depth``-th parent of ``c`` (the walk's view of the tree still holds)."""
+    cdef Py_ssize_t i
+    for i in range(depth):
+        c = c.parent
+        if c is NULL:
+            return False
+    return c == top
 
 
 cdef bint _counts_as_link(xmlNode* c):
@@ -184,14 +204,47 @@ cdef class _Walk:
             self.linked += _stripped_chars(p, start, len(self.buf))
 
 
+cdef bint _plain(xmlNode* c, object word_bits, object memo, object metadata_itemprops) except -1:
+    """Whether ``cleaning.is_clutter`` answers False for an element that is no link-box container
+    without being asked: no attribute that can hide it or mark the article, no schema.org metadata
+    itemprop, and class/id/role/itemprop/rel words that match no word list (``word_bits`` 0; its
+    answers memoised in ``memo`` for the walk)."""
+    if (_attr(c, b"hidden") is not None or _attr(c, b"aria-hidden") is not None or _attr(c, b"style") is not None
+            or _attr(c, b"data-mce-article") is not None):
+        return False
+    itemprop = _attr(c, b"itemprop")
+    if itemprop is not None and itemprop.strip() in metadata_itemprops:
+        return False
+    values = [v for v in (_attr(c, b"class"), _attr(c, b"id"), _attr(c, b"role"), itemprop, _attr(c, b"rel")) if v]
+    if not values:
+        return True
+    words = " ".join(values)
+    bits = memo.get(words)
+    if bits is None:
+        bits = memo[words] = word_bits(words)
+    return bits == 0
+
+
 def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags, skipped_tags, link_box_tags,
-           double max_link_share):
-    """The blocks ``scored_regions._blocks(root)`` returns, or None when the tree holds a node kind
+           double max_link_share, word_bits=None, metadata_itemprops=frozenset()):
+    """The blocks ``cleaning.blocks(root)`` returns, or None when the tree holds a node kind
     the reference would walk differently (then the caller runs the reference).
 
-    ``is_clutter`` is asked only about elements that carry one of ``clutter_attrs`` (the attribute
-    names it reads) or are ``link_box_tags``.  With ``is_clutter`` None, no skipped tags and
-    ``max_link_share`` infinite it is the plain walk of ``parse._paragraphs``: every block's text."""
+    ``is_clutter(element, tag)`` is asked only about elements that carry one of ``clutter_attrs``
+    (the attribute names it reads) or are ``link_box_tags``; it must not change the tree (a change
+    of the element's or an ancestor's place raises ``RuntimeError``, see the module's docstring).
+    With ``is_clutter`` None, no skipped tags and ``max_link_share`` infinite it is the plain walk
+    of ``parse.tree_paragraphs``: every block's text.  An element without a libxml2 node (made
+    with ``_Element.__new__``) raises ``ValueError``.
+
+    With ``word_bits`` (``cleaning.word_bits``) and ``metadata_itemprops``, an element that is no
+    link-box container is not asked about when :func:`_plain` shows ``is_clutter`` would answer
+    False (most elements of today's pages: a class that names a layout, not a rule's word)."""
+    if root._c_node is NULL:
+        raise ValueError("blocks: the element has no libxml2 node (an _Element not made by lxml's parser or API)")
+    block_tags, skipped_tags, link_box_tags = frozenset(block_tags), frozenset(skipped_tags), frozenset(link_box_tags)
+    metadata_itemprops = frozenset(metadata_itemprops)
+    cdef dict memo = {}
     cdef list names = [name.encode("ascii") for name in clutter_attrs]  # kept alive for the C pointers
     cdef const char* attrs[MAX_CLUTTER_ATTRS]
     cdef int n_attrs = len(names), k
@@ -204,6 +257,7 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
     cdef xmlNode* nxt
     cdef _Walk w = _Walk()
     cdef bint skip, is_a, odd = False
+    cdef Py_ssize_t depth = 0  # levels below top: the walk's own account of where c hangs
     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
     w.max_link_share = max_link_share
     while True:
@@ -216,8 +270,14 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
         if block:
             w.flush()
         skip = tag in skipped_tags
-        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c, attrs, n_attrs)):
-            skip = bool(is_clutter(cetree.elementFactory(root._doc, c), tag))
+        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c, attrs, n_attrs)) and (
+                word_bits is None or tag in link_box_tags or not _plain(c, word_bits, memo, metadata_itemprops)):
+            held = cetree.elementFactory(root._doc, c)  # keeps c's subtree allocated whatever the callback does
+            skip = bool(is_clutter(held, tag))
+            if not _still_under(c, top, depth):
+                raise RuntimeError("blocks: is_clutter changed the tree (moved or removed the element it was given "
+                                   "or an ancestor); it must only read it")
+            held = None
         if not skip:
             if is_a and _counts_as_link(c):
                 w.in_link += 1
@@ -228,6 +288,7 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
                 return None
             if nxt is not NULL:
                 c = nxt
+                depth += 1
                 continue
         # end events: of c, then of each ancestor whose last element child has ended
         while True:
@@ -247,3 +308,92 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
                 c = nxt
                 break
             c = c.parent
+            depth -= 1
+
+
+# The marks link_stats counts (code points), set once by the caller from the reference's own lists.
+cdef enum:
+    MAX_MARKS = 16
+cdef unsigned int _ends[MAX_MARKS]
+cdef unsigned int _commas[MAX_MARKS]
+cdef int _n_ends = 0, _n_commas = 0
+
+
+def set_marks(str sentence_ends, str commas):
+    """The sentence-end and comma characters :func:`link_stats` counts (the reference's lists)."""
+    global _n_ends, _n_commas
+    if len(sentence_ends) > MAX_MARKS or len(commas) > MAX_MARKS:
+        raise ValueError(f"at most {MAX_MARKS} marks of each kind")
+    for i, ch in enumerate(sentence_ends):
+        _ends[i] = ord(ch)
+    for i, ch in enumerate(commas):
+        _commas[i] = ord(ch)
+    _n_ends, _n_commas = len(sentence_ends), len(commas)
+
+
+cdef inline bint _in(unsigned int cp, unsigned int* marks, int n) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if marks[i] == cp:
+            return True
+    return False
+
+
+def link_stats(cetree._Element el not None):
+    """``cleaning.link_stats(el)`` read from libxml2's nodes in one pass over the subtree: (links,
+    non-whitespace characters, those inside links, commas, sentence ends, those inside links), all
+    but the first 0 when there is no link; None when the subtree holds a node kind the reference
+    reads differently (comment, processing instruction, entity, namespaced element)."""
+    cdef xmlNode* top = el._c_node
+    if top is NULL:
+        raise ValueError("link_stats: the element has no libxml2 node")
+    cdef xmlNode* c = top.children
+    cdef Py_ssize_t links = 0, chars = 0, linked = 0, commas = 0, ends = 0, linked_ends = 0, in_link = 0
+    cdef Py_ssize_t i, n, k
+    cdef const unsigned char* p
+    cdef unsigned int cp
+    while c is not NULL:
+        if c.type == tree.XML_ELEMENT_NODE:
+            if c.ns is not NULL:
+                return None
+            if strcmp(<const char*>c.name, b"a") == 0:
+                links += 1
+                in_link += 1
+            if c.children is not NULL:
+                c = c.children
+                continue
+            if strcmp(<const char*>c.name, b"a") == 0:
+                in_link -= 1
+        elif _is_text(c):
+            if c.content is not NULL:
+                p = <const unsigned char*>c.content
+                n = <Py_ssize_t>strlen(<char*>c.content)
+                i = 0
+                while i < n:
+                    k = _code_point(p, i, n, &cp)
+                    if not _isspace(cp):
+                        chars += 1
+                        if in_link:
+                            linked += 1
+                    if _in(cp, _commas, _n_commas):
+                        commas += 1
+                    if _in(cp, _ends, _n_ends):
+                        ends += 1
+                        if in_link:
+                            linked_ends += 1
+                    i += k
+        elif not _skippable(c):
+            return None
+        # next: the sibling, else up to the first ancestor (below top) with one, closing links on the way
+        while c.next is NULL:
+            c = c.parent
+            if c is top or c is NULL:
+                c = NULL
+                break
+            if strcmp(<const char*>c.name, b"a") == 0:
+                in_link -= 1
+        if c is not NULL:
+            c = c.next
+    if not links:
+        return (0, 0, 0, 0, 0, 0)
+    return (links, chars, linked, commas, ends, linked_ends)

@@ -296,14 +296,27 @@ def _quoted_tag_ends(data: bytes, arr: np.ndarray, tag_starts: np.ndarray, tag_e
         return tag_starts, tag_ends
     alive = np.ones(len(tag_starts), dtype=bool)
     tag_ends = tag_ends.copy()
-    for i in quoted:
-        if not alive[i]:
-            continue
-        end = tag_end(data, int(tag_starts[i]))
-        if end > tag_ends[i]:
-            tag_ends[i] = end
-            alive[i + 1:int(np.searchsorted(tag_starts, end, side="right"))] = False
+    # One forward pass: a numpy call per tag (np.searchsorted with a Python int against int32
+    # offsets casts the whole array each time) made this quadratic on pages with many such tags.
+    # ``after`` only moves forward: the tags a longer tag swallows lie past it.
+    count, after = len(tag_starts), 0
+    for chunk in range(0, len(quoted), _TOLIST_CHUNK):  # Python ints a chunk at a time: memory stays small
+        for i in quoted[chunk:chunk + _TOLIST_CHUNK].tolist():
+            if not alive[i]:
+                continue
+            end = tag_end(data, int(tag_starts[i]))
+            if end > tag_ends[i]:
+                tag_ends[i] = end
+                after = max(after, i + 1)
+                while after < count and tag_starts[after] <= end:
+                    alive[after] = False
+                    after += 1
     return tag_starts[alive], tag_ends[alive]
+
+
+# Indices turned into Python ints at a time by the loop above (a list of every tag's would cost
+# ~36 bytes per tag, more than the page on a page of tags).
+_TOLIST_CHUNK = 65536
 
 
 # Whitespace bytes of a bytes regex's \s; quotes after more of them than this are read by the

@@ -15,27 +15,21 @@ References
 from __future__ import annotations
 
 import html
-import math
 import re
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from mcecrawl.algorithms import profile_impl
+from mcecrawl.algorithms.cleaning import collapse as collapse  # read from here too
+from mcecrawl.algorithms.cleaning import collapse_whitespace
+from mcecrawl.algorithms.cleaning_words import BLOCK_TAGS as BLOCK_TAGS
+from mcecrawl.algorithms.cleaning_words import DROPPED_TAGS as DROPPED_TAGS
 from mcecrawl.folding import BIDI_CONTROLS
 
 if TYPE_CHECKING:
     from mcecrawl.algorithms.lines import Lines
 
-# Elements whose text is never main content (scripts, styles, embedded objects, forms' widgets).
-DROPPED_TAGS = ("script", "style", "noscript", "template", "svg", "math", "iframe", "object",
-                "embed", "canvas", "button", "select", "textarea", "head")
-# Elements that end a paragraph (HTML rendering §15.3 block-level + br): a newline around each.
-BLOCK_TAGS = frozenset(
-    "address article aside blockquote br caption center dd details dialog dir div dl dt fieldset "
-    "figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr li main menu nav ol p pre "
-    "section summary table tbody td tfoot th thead tr ul".split()
-)
 # Regions above this size are parsed piece by piece (cut at line starts), so libxml2's tree
 # (~20x its source in memory) never holds more than this; articles are far smaller.
 PARSE_CHUNK_BYTES = 2 * 1024 * 1024
@@ -55,30 +49,12 @@ _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)[^>]*>|<!--.*?-->|<![^>]*>", re.S
 _DROPPED_BODY = re.compile(r"<(script|style|noscript|template)\b.*?</\1\s*>", re.S | re.I)
 
 
-# Whitespace (str.isspace's set) becomes a plain space by one translate, then only runs of 2+
-# spaces are replaced: a regex over every run (or " ".join(s.split())) would hold one object
-# per word, about 8x the text of a huge paragraph.  ZWNJ (U+200C) is not whitespace: kept.
-_WS_TABLE = {c: " " for c in range(0x3001) if chr(c).isspace()}
-_MULTI_SPACE = re.compile(" {2,}")
-
-
-# Below this length the split-and-join (the same result: str.split splits at exactly the
-# characters of _WS_TABLE) is several times faster, and its word list stays small.
-SPLIT_JOIN_MAX_CHARS = 4096
-
-
-def _collapse(text: str) -> str:
-    if len(text) < SPLIT_JOIN_MAX_CHARS:
-        return " ".join(text.split())
-    return _MULTI_SPACE.sub(" ", text.translate(_WS_TABLE)).strip()
-
-
 def _lines_to_paragraphs(text: str) -> list[str]:
     """Collapse whitespace inside each line (ZWNJ and every letter kept); drop lines without a
     letter or digit and stray U+FEFF (a BOM pasted into the markup, not text)."""
     out = []
     for line in text.replace("\ufeff", "").split("\n"):
-        line = _collapse(line)  # U+200C (ZWNJ) is not whitespace: kept
+        line = collapse_whitespace(line)  # U+200C (ZWNJ) is not whitespace: kept
         if any(c.isalnum() for c in line):  # a lone "|" or "-" separator is not a paragraph
             out.append(line)
     return out
@@ -122,40 +98,9 @@ def parse_region(source: str | bytes) -> list[str]:
 
 
 def tree_paragraphs(root: Any) -> list[str]:
-    """Text of an lxml tree (e.g. :func:`parse_tree`'s, pruned by a DOM method),
-    one paragraph per block: block elements and ``<br>`` break it, source
-    newlines inside text are plain whitespace (as a browser renders them).  ``iterwalk`` keeps
-    this iterative, whatever the depth.  The compiled walk (``_cleaning``) gives the same
-    paragraphs when it is in use."""
-    walk = profile_impl.cleaning_walk()
-    if walk is not None:
-        paragraphs: list[str] | None = walk(root, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)
-        if paragraphs is not None:
-            return paragraphs
-    out: list[str] = []
-    current: list[str] = []
-
-    def flush() -> None:
-        line = collapse("".join(current))
-        current.clear()
-        if any(c.isalnum() for c in line):  # a lone "|" or "-" separator is not a paragraph
-            out.append(line)
-
-    for event, el in etree.iterwalk(root, events=("start", "end")):
-        element = isinstance(el.tag, str)  # not a leftover comment/PI, whose tail still counts
-        block = element and el.tag in BLOCK_TAGS
-        if event == "start":
-            if block:
-                flush()
-            if element and el.text:
-                current.append(el.text)
-        else:
-            if block:
-                flush()
-            if el.tail:
-                current.append(el.tail)
-    flush()
-    return out
+    """Text of an lxml tree (e.g. :func:`parse_tree`'s, pruned by a DOM method), one paragraph per
+    block: :func:`mcecrawl.algorithms.cleaning.paragraphs`, compiled where built (profile_impl)."""
+    return profile_impl.tree_paragraphs(root)
 
 
 # The R2L paper's S1 (§4.1) as a character class (the same set as lines.r2l_mask: Arabic script
@@ -209,7 +154,7 @@ def _title_window(page: str | bytes) -> str | bytes:
 def _clean(fragment: str | bytes) -> str | None:
     if isinstance(fragment, bytes):
         fragment = fragment.decode("utf-8", "replace")
-    return _collapse(html.unescape(_TAG.sub(" ", fragment))) or None
+    return collapse_whitespace(html.unescape(_TAG.sub(" ", fragment))) or None
 
 
 def _og_title(head: str | bytes) -> str | None:
@@ -234,11 +179,6 @@ def find_title(page: str | bytes) -> str | None:
         if m and _clean(m.group(1)):
             return _clean(m.group(1))
     return None
-
-
-def collapse(text: str) -> str:
-    """Whitespace runs to one space, stripped (ZWNJ kept; stray U+FEFF removed)."""
-    return _collapse(text.replace("\ufeff", "") if "\ufeff" in text else text)
 
 
 def depth_error(parser: Any) -> str | None:

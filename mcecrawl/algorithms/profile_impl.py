@@ -2,9 +2,10 @@
 
 :mod:`mcecrawl.algorithms.lines` is the reference of the line profile (numpy, readable, the
 specification); ``_lineprofile`` (Cython, ``_lineprofile.pyx``) computes the same arrays in plain C
-loops over the page's bytes.  ``scored_regions._blocks`` and ``parse._paragraphs`` are the
-references of the walk over a region's tree; ``_cleaning`` (Cython over lxml's public C API) walks
-the same tree with the same rules.  This module gives both one interface, as msgpack-python pairs
+loops over the page's bytes.  :func:`mcecrawl.algorithms.cleaning.blocks` (the cleaning walk) and
+:func:`mcecrawl.algorithms.cleaning.paragraphs` (the plain walk) are the references of the walk
+over a region's tree; ``_cleaning`` (Cython over lxml's public C API) walks the same tree with the
+same rules.  This module gives both one interface, as msgpack-python pairs
 its ``_cmsgpack`` with its ``fallback``: the algorithms call the functions below and never know
 which one ran.
 
@@ -15,13 +16,22 @@ every dev page and on a fuzz corpus (``tests/algorithms/test_profile_impl.py``).
 """
 from __future__ import annotations
 
+import math
 import os
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from mcecrawl.algorithms import cleaning as cleaning_reference
 from mcecrawl.algorithms import lines as reference
+from mcecrawl.algorithms.cleaning_words import (
+    BLOCK_TAGS,
+    CLUTTER_ATTRIBUTES,
+    LINK_BOX_TAGS,
+    METADATA_ITEMPROPS,
+    SKIPPED_TAGS,
+)
 from mcecrawl.algorithms.lines import Lines
 
 # Set (to anything but "" or "0") to use the numpy reference even where the compiled twin is built.
@@ -76,9 +86,45 @@ def _c() -> Any:
     return compiled if _use_compiled else None
 
 
-def cleaning_walk() -> Any:
-    """The compiled twin of ``scored_regions._blocks`` (``_cleaning.blocks``), or None for the reference."""
-    return cleaning.blocks if _use_compiled and cleaning is not None else None
+if cleaning is not None:  # the marks the compiled link_stats counts are the reference's own
+    cleaning.set_marks(cleaning_reference.SENTENCE_END_MARKS, cleaning_reference.COMMA_MARKS)
+
+
+def link_stats(el: Any) -> cleaning_reference.LinkStats:
+    """:func:`mcecrawl.algorithms.cleaning.link_stats` (compiled: one C pass over the subtree)."""
+    if _use_compiled and cleaning is not None:
+        stats: cleaning_reference.LinkStats | None = cleaning.link_stats(el)
+        if stats is not None:  # None: a node kind the reference reads differently
+            return stats
+    return cleaning_reference.link_stats(el)
+
+
+def compiled_is_clutter(el: Any, tag: str) -> bool:
+    """:func:`mcecrawl.algorithms.cleaning.is_clutter` with the compiled link counts (the compiled walk's callback)."""
+    return cleaning_reference.is_clutter(el, tag, link_stats)
+
+
+def cleaning_blocks(root: Any) -> list[str]:
+    """:func:`mcecrawl.algorithms.cleaning.blocks`: a region's tree, cleaned, one block per line."""
+    if _use_compiled and cleaning is not None:
+        out: list[str] | None = cleaning.blocks(
+            root, compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
+            cleaning_reference.TEXT_BLOCK_MAX_LINK_SHARE, cleaning_reference.word_bits, METADATA_ITEMPROPS)
+        if out is not None:  # None: a node kind the compiled walk leaves to the reference
+            return out
+    return cleaning_reference.blocks(root)
+
+
+_NOTHING: frozenset[str] = frozenset()
+
+
+def tree_paragraphs(root: Any) -> list[str]:
+    """:func:`mcecrawl.algorithms.cleaning.paragraphs`: a tree's text, one paragraph per block."""
+    if _use_compiled and cleaning is not None:
+        out: list[str] | None = cleaning.blocks(root, None, (), BLOCK_TAGS, _NOTHING, _NOTHING, math.inf)
+        if out is not None:
+            return out
+    return cleaning_reference.paragraphs(root)
 
 
 def _i64(buf: bytearray) -> np.ndarray:

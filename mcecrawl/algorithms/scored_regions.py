@@ -46,25 +46,77 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
-from lxml import etree
 
 from mcecrawl.algorithms import common
 from mcecrawl.algorithms import profile_impl as profile
-from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
-from mcecrawl.algorithms.lines import SENTENCE_ENDS, Lines
-from mcecrawl.algorithms.parse import (
-    BLOCK_TAGS,
-    DROPPED_TAGS,
-    PARSE_CHUNK_BYTES,
-    collapse,
-    h1_headings,
-    page_titles,
-    parse_region,
-    parse_tree,
+
+# Names other modules read from here (the rules live in cleaning, the words in cleaning_words).
+from mcecrawl.algorithms.cleaning import (
+    BYLINE_MAX_CHARS as BYLINE_MAX_CHARS,
 )
+from mcecrawl.algorithms.cleaning import (
+    MEDIA_MAX_CHARS as MEDIA_MAX_CHARS,
+)
+from mcecrawl.algorithms.cleaning import (
+    attributes as attributes,
+)
+from mcecrawl.algorithms.cleaning import (
+    collapse as collapse,
+)
+from mcecrawl.algorithms.cleaning import (
+    hidden_tag as hidden_tag,
+)
+from mcecrawl.algorithms.cleaning import (
+    is_boilerplate as is_boilerplate,
+)
+from mcecrawl.algorithms.cleaning import (
+    is_labelled as is_labelled,
+)
+from mcecrawl.algorithms.cleaning import (
+    label as label,
+)
+from mcecrawl.algorithms.cleaning import (
+    link_share as link_share,
+)
+from mcecrawl.algorithms.cleaning import (
+    reads_as_content as reads_as_content,
+)
+from mcecrawl.algorithms.cleaning import (
+    word_tests as word_tests,
+)
+from mcecrawl.algorithms.cleaning_words import (
+    ARTICLE_MARK as ARTICLE_MARK,
+)
+from mcecrawl.algorithms.cleaning_words import (
+    BLOCK_TAGS as BLOCK_TAGS,
+)
+from mcecrawl.algorithms.cleaning_words import (
+    BOILERPLATE_TAGS as BOILERPLATE_TAGS,
+)
+from mcecrawl.algorithms.cleaning_words import (
+    LINK_BOX_TAGS as LINK_BOX_TAGS,
+)
+from mcecrawl.algorithms.cleaning_words import (
+    MEDIA as MEDIA,
+)
+from mcecrawl.algorithms.cleaning_words import (
+    NOTICES as NOTICES,
+)
+from mcecrawl.algorithms.cleaning_words import (
+    POSITIVE as POSITIVE,
+)
+from mcecrawl.algorithms.cleaning_words import (
+    UNLIKELY as UNLIKELY,
+)
+from mcecrawl.algorithms.cleaning_words import (
+    UNRELATED as UNRELATED,
+)
+from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
+from mcecrawl.algorithms.lines import Lines
+from mcecrawl.algorithms.parse import PARSE_CHUNK_BYTES, h1_headings, page_titles, parse_region, parse_tree
 from mcecrawl.algorithms.region import SMOOTHING_RADIUS, positive_runs, smooth
 from mcecrawl.algorithms.result import Extraction
 
@@ -97,32 +149,19 @@ HEADLINE_WEIGHT = 2.0
 # kickers and section names; more than this is article text placed before the <h1> in the source.
 ABOVE_HEADLINE_MAX_CHARS = 200
 
+# The byte-level label of a container (tag name, class/id/role/itemprop words): cleaning.label.
+_label = label
+
 # Phase 4: a neighbour is joined when it reads as prose (at most this share of link text) ...
-JOIN_MAX_LINK_SHARE = 0.5
+JOIN_REGION_MAX_LINK_SHARE = 0.5
 # ... and when the two share a container at most this many levels above the chosen region's
 # innermost one (or a container labelled as the article).
 JOIN_MAX_LEVELS = 2
 
-# Phase 5: a block whose characters are mostly link text is navigation (Readability's link
-# density threshold for a node of weight < 25 is 0.2, for others 0.5; jusText's 0.2 for "bad").
-BLOCK_MAX_LINK_SHARE = 0.5
-# Lines the region's end may move to close the container it ends in (and its start, to open
+# Phase 5: lines the region's end may move to close the container it ends in (and its start, to open
 # the block it starts in: :func:`block_start`).  Flat on the dev sets
 # between 30 (DANAg's gap) and 100 (BENCHMARKS.md); 100 closes a five-item "most read" box.
 CLOSE_LINES = 100
-# Containers dropped whole when mostly link text with at least two links (related / most-read
-# boxes: their heading goes with them), as Readability's conditional cleaning of lists and
-# sections by link density.
-LINK_BOX_TAGS = frozenset({"section", "div", "ul", "ol", "aside", "nav", "table", "dl"})
-LINK_BOX_MIN_LINKS = 2
-# Link density above which such a box goes (Readability.js _cleanConditionally: 0.2 for a node
-# of class weight < 25, 0.5 for one whose class/id carries a positive word).
-BOX_MAX_LINK_SHARE = 0.2
-BOX_MAX_LINK_SHARE_CONTENT = 0.5
-# ... unless it holds this many commas: prose with many links (Readability's "commas < 10" guard;
-# Arabic and CJK commas counted too).
-BOX_MAX_COMMAS = 10
-_COMMAS = re.compile("[,\u060c\uff0c\u3001]")
 # Containers read around a line, innermost first: labels and joins look a few levels up, and a
 # page nested 100,000 deep must not cost 100,000 lookups per region.
 MAX_CONTAINERS = 64
@@ -134,65 +173,14 @@ CLEAN_CHUNK_BYTES = PARSE_CHUNK_BYTES
 # its DEFAULT_CHAR_THRESHOLD, 500.
 RETRY_CHARS = 500
 # The article's own containers are parsed as this tag, exempt from cleaning (they hold it).
-ARTICLE_MARK = "data-mce-article"
-ARTICLE_TAG = b"<div data-mce-article>"
-# A byline or dateline is a short block; long ones are kept (they can hold the lead).
-BYLINE_MAX_CHARS = 100
-
+ARTICLE_TAG = b"<div " + ARTICLE_MARK.encode() + b">"
 # Safety net: a choice below this share of the page's content characters, or above the link
 # share, or with no punctuation where other regions have some, is replaced by the next region.
 MIN_TEXT_SHARE = 0.05
-MAX_LINK_SHARE = 0.6
+SAFETY_NET_MAX_LINK_SHARE = 0.6
 
 DEFAULTS = {"gap": GAP_DEFAULT, "radius": SMOOTHING_RADIUS, "headline": True}
 CHOICES: dict[str, tuple[Any, ...]] = {}
-
-# Readability.js REGEXPS (Mozilla, Apache-2.0): class/id words of boilerplate and of content.
-UNLIKELY = re.compile(
-    r"-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|"
-    r"menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|"
-    r"pagination|pager|popup|yom-remote", re.I)
-MAYBE_CANDIDATE = re.compile(r"and|article|body|column|content|main|mathjax|shadow", re.I)
-# The unlikely word no candidate word redeems: "relatedArticles", "related-content" name other
-# articles, and the candidate word in them says what those are (docs/history.md, "Cleaning and joining rules").
-UNRELATED = re.compile(r"related", re.I)
-NEGATIVE = re.compile(
-    r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|"
-    r"outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget", re.I)
-POSITIVE = re.compile(r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story", re.I)
-# Ours, kept only because it helps held out (BENCHMARKS.md): captions, credits, galleries.
-MEDIA = re.compile(r"caption|credit|gallery|slideshow|carousel", re.I)
-# ... unless it holds running text (:func:`_running_text`): more than this many characters, most
-# of them in paragraphs (a listicle's slides, an article body in a "media object"); captions and
-# a slideshow's captions and controls are not.  200-500 are flat on four dev sets, 200 is
-# scrapinghub_aeb +0.0005; 100 cuts credits into the text, 1,000 drops slides (BENCHMARKS.md).
-MEDIA_MAX_CHARS = 200
-# Ours, kept only because it helps held out (docs/history.md, "Cleaning and joining rules"): what the site places inside
-# the article's container about itself — newsletter sign-ups, subscription and paywall boxes,
-# editorial disclaimers and disclosures, copyright lines, and ad slots ("ad", "ads", "advert…"
-# as a whole word or a word's dash/underscore-separated part: "ad-unit", "js_ad-slot", never
-# "address" or "head").  The words are trafilatura's OVERALL_DISCARD_XPATH token groups
-# (newsletter, "subscri", "disclaimer", "copyright", " ad ", "ad-").
-NOTICES = re.compile(r"newsletter|subscri|disclaimer|disclosure|copyright|(?:^|[\s_-])(?:ads?|advert\w*)(?:$|[\s_-])",
-                     re.I)
-# schema.org CreativeWork / Article properties that hold metadata, not running text
-# (https://schema.org/Article); "description" is left out: pages use it for the lead.
-METADATA_ITEMPROPS = frozenset({
-    "keywords", "datePublished", "dateCreated", "dateModified", "author", "creator", "publisher", "name",
-    "mainEntityOfPage", "headline", "image", "thumbnailUrl", "url", "wordCount", "inLanguage", "logo",
-    "copyrightHolder", "copyrightYear", "articleSection", "genre"})
-BYLINE = re.compile(r"byline|author|dateline|writtenby|p-author", re.I)  # Readability.js REGEXPS.byline
-# ARIA roles Readability drops (UNLIKELY_ROLES), and "contentinfo": the landmark of <footer>
-# (HTML-AAM), dropped as <footer> is (an author box or site footer marked by its role).
-UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog",
-                            "contentinfo"})
-# HTML sectioning elements that are never the article (HTML §4.3: nav, aside; footer of a section).
-BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
-# Elements whose content is not the article's running text: captions, figures, forms' parts.
-CLEANED_TAGS = frozenset({"figure", "figcaption", "nav", "aside", "footer", "form", "time", "address"})
-_INVISIBLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
-_ATTR = re.compile(rb"""\b(class|id|role|itemprop)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
-
 
 @dataclass
 class LineProfile:
@@ -320,40 +308,6 @@ def containers(lp: LineProfile, line: int) -> list[tuple[int, bytes]]:
     return [(int(s), data[int(s):int(e) + 1]) for s, e in zip(found, ends)]
 
 
-@functools.lru_cache(maxsize=4096)  # a page's regions share most of their ancestors
-def _label(tag: bytes) -> tuple[str, str]:
-    """(tag name, "class id role itemprop" words) of an opening tag."""
-    m = re.match(rb"<([A-Za-z][A-Za-z0-9]*)", tag)
-    name = m.group(1).lower().decode() if m else ""
-    words = " ".join((v2 or v3 or v4).decode("utf-8", "replace") for _, v2, v3, v4 in _ATTR.findall(tag))
-    return name, words
-
-
-@functools.lru_cache(maxsize=4096)
-def is_boilerplate(name: str, words: str) -> bool:
-    """Readability's test (``_grabArticle``): an unlikely word not redeemed by a candidate word
-    (:data:`UNRELATED` never is), or an unlikely ARIA role; plus HTML's nav/aside/footer, as
-    elements or as a whole class/id word (``<div id="footer">``, the idiom those elements
-    replaced: a candidate word elsewhere in the attribute, as in ``class="footer
-    footer-content"``, does not redeem it)."""
-    if name in BOILERPLATE_TAGS:
-        return True
-    if name == "body" or not words:
-        return False
-    tokens = set(words.lower().split())
-    if tokens & UNLIKELY_ROLES or tokens & BOILERPLATE_TAGS:
-        return True  # an unlikely ARIA role, or a class/id that is exactly "footer", "nav", "aside"
-    if UNRELATED.search(words):
-        return True
-    return bool(UNLIKELY.search(words) and not MAYBE_CANDIDATE.search(words))
-
-
-@functools.lru_cache(maxsize=4096)
-def is_labelled(name: str, words: str) -> bool:
-    """A container the page itself labels as its article: <article>, <main>, articleBody."""
-    return name in ("article", "main") or "articlebody" in words.lower() or "main" in words.lower().split()
-
-
 def label_region(lp: LineProfile, c: Candidate) -> Candidate:
     """Containers of the region's middle line and what their labels say (computed once)."""
     if c.boilerplate is None:
@@ -387,7 +341,7 @@ def score_regions(lp: LineProfile, candidates: list[Candidate], headline_line: i
 
 def sanity_check(c: Candidate, total_chars: int, any_punct: bool) -> str:
     """Why the chosen region is not an article ("" if it passes): the safety net's tests."""
-    if c.link_share > MAX_LINK_SHARE:
+    if c.link_share > SAFETY_NET_MAX_LINK_SHARE:
         return f"mostly link text ({c.link_share:.0%})"
     if any_punct and not c.punct:
         return "no sentence punctuation"
@@ -442,14 +396,13 @@ def _same_template(tag: bytes, other: bytes) -> bool:
 
 def _template(tag: bytes) -> tuple[str, frozenset[str]]:
     """(tag name, class words without digits) of an opening tag."""
-    words = _attributes(tag).get("class", "").lower().split()
+    words = attributes(tag).get("class", "").lower().split()
     return _label(tag)[0], frozenset(w for w in words if not any(c.isdigit() for c in w))
 
 
 def _reads_as_content(tag: bytes) -> bool:
     """A container whose class/id carries one of Readability's positive words (post, story…)."""
-    name, words = _label(tag)
-    return name != "body" and bool(POSITIVE.search(words))
+    return reads_as_content(*_label(tag))
 
 
 def join_regions(lp: LineProfile, candidates: list[Candidate], best: Candidate) -> tuple[int, int]:
@@ -465,7 +418,7 @@ def join_regions(lp: LineProfile, candidates: list[Candidate], best: Candidate) 
             c = label_region(lp, candidates[j])
             if not same_article(best, c):
                 break
-            if c.link_share <= JOIN_MAX_LINK_SHARE and c.punct and not own_boilerplate(best, c):
+            if c.link_share <= JOIN_REGION_MAX_LINK_SHARE and c.punct and not own_boilerplate(best, c):
                 first, last = min(first, c.first), max(last, c.last)
             j += step  # a promo or link box inside the article is stepped over, not joined
     return first, last
@@ -538,7 +491,7 @@ def clean_region(lp: LineProfile, first: int, last: int, article: Candidate) -> 
     :data:`RETRY_CHARS` remain, it is cleaned again with every one of them exempt.
     """
     chain = [(off, tag) for off, tag in article.containers]
-    keep = {off for off, tag in chain if not is_boilerplate(*_label(tag)) and not _hidden_tag(tag)}
+    keep = {off for off, tag in chain if not is_boilerplate(*_label(tag)) and not hidden_tag(tag)}
     blocks = _parse_cleaned(lp, first, last, keep)
     if len(keep) < len(chain) and sum(map(len, blocks)) < RETRY_CHARS:
         blocks = _parse_cleaned(lp, first, last, {off for off, _ in chain})
@@ -576,214 +529,7 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
     for figure in list(root.iter("figure")):  # lxml ends at once on a tree without one
         if figure.find(".//table") is not None:
             figure.tag = "div"  # a table is data, not an illustration (HTML §4.4.12): kept, its caption not
-    walk = profile.cleaning_walk()
-    if walk is not None:
-        blocks: list[str] | None = walk(root, _is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, _SKIPPED_TAGS, LINK_BOX_TAGS,
-                                        BLOCK_MAX_LINK_SHARE)
-        if blocks is not None:
-            return blocks
-    return _blocks(root)
-
-
-def _blocks(root: Any) -> list[str]:
-    """Blocks of the region's tree, one per line, without boilerplate subtrees, captions,
-    bylines or link-dense blocks.
-
-    One iterwalk over the tree; :func:`_is_clutter` is asked only about the elements one XPath
-    call found able to be clutter (:data:`_CLUTTER_CANDIDATES`), so most elements cost one event
-    and a set lookup.  A skipped element still gets its end event (lxml's ``skip_subtree``): its
-    tail is text of the block around it."""
-    out: list[str] = []
-    parts: list[str] = []
-    linked = in_link = 0
-    candidates = set(_CLUTTER_CANDIDATES(root))
-
-    def flush() -> None:
-        nonlocal linked
-        if parts:
-            text = collapse("".join(parts))
-            chars = len(text)
-            if chars and linked <= BLOCK_MAX_LINK_SHARE * chars and any(ch.isalnum() for ch in text):
-                out.append(text)
-            parts.clear()
-        linked = 0
-
-    walker = etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        tag = el.tag
-        if tag.__class__ is not str:
-            tag = ""
-        block = tag in BLOCK_TAGS
-        if event == "start":
-            if block:
-                flush()
-            if tag in _SKIPPED_TAGS or (el in candidates and _is_clutter(el, tag)):
-                walker.skip_subtree()
-                continue
-            if tag == "a" and not (el.get("href") or "").lower().startswith("javascript:"):
-                in_link += 1  # a javascript: "link" is a script handler around text (Readability)
-            text = el.text
-            if text:
-                parts.append(text)
-                if in_link:
-                    linked += len(text.strip())
-        else:
-            if tag == "a" and in_link and not (el.get("href") or "").lower().startswith("javascript:"):
-                in_link -= 1
-            if block:
-                flush()
-            text = el.tail
-            if text:
-                parts.append(text)
-                if in_link:
-                    linked += len(text.strip())
-    flush()
-    return out
-
-
-# Elements dropped whole without looking at them.
-_SKIPPED_TAGS = frozenset(DROPPED_TAGS) | CLEANED_TAGS
-# The attributes :func:`_is_clutter` reads: an element with none of them that is not a link-box
-# container is never clutter (it returns False), so neither walk asks about it.
-CLUTTER_ATTRIBUTES = ("class", "id", "role", "itemprop", "rel", "hidden", "aria-hidden", "style")
-_CLUTTER_CANDIDATES = etree.XPath(
-    "descendant-or-self::*[" + " or ".join([f"@{a}" for a in CLUTTER_ATTRIBUTES]
-                                           + [f"self::{t}" for t in sorted(LINK_BOX_TAGS)]) + "]")
-
-
-def _is_clutter(el: Any, tag: str) -> bool:
-    """Boilerplate containers (Readability's lists), link boxes, short bylines/datelines."""
-    get = el.get
-    if get(ARTICLE_MARK) is not None:
-        return False
-    style = get("style")  # _invisible, written out: this runs for every element with an attribute
-    if get("hidden") is not None or get("aria-hidden") == "true" or (style and _INVISIBLE.search(style)):
-        return True
-    itemprop = get("itemprop")
-    words = " ".join(filter(None, (get("class"), get("id"), get("role"), itemprop, get("rel"))))
-    positive, negative, media, notice, byline = _word_tests(words)
-    if notice or (words and tag not in ("body", "html") and is_boilerplate(tag, words)):
-        return True  # words alone decide: asked first, so that no link is counted for them
-    share = -1.0  # the element's link share, read at most once, by either test below
-    links = _links(el) if tag in LINK_BOX_TAGS else 0
-    if links:
-        # A related / most-read box goes whole, its heading with its links: Readability's
-        # _cleanConditionally link density, 0.2 unless the class/id reads as content.  A box of
-        # one link goes too when no sentence punctuation lies outside it ("Explore further",
-        # "Read more:" and their link); one linked sentence is prose.
-        limit = BOX_MAX_LINK_SHARE_CONTENT if positive else BOX_MAX_LINK_SHARE
-        text, linked = "".join(el.itertext()), _LINK_TEXT(el)
-        share = _share(text, linked)
-        if share > limit and len(_COMMAS.findall(text)) < BOX_MAX_COMMAS and (
-                links >= LINK_BOX_MIN_LINKS or not _punctuated(text, linked)):
-            return True
-    if not words:
-        return False
-    if negative and not positive:
-        if share < 0:
-            share = link_share(el)
-        if share > BLOCK_MAX_LINK_SHARE:
-            return True  # Readability's conditional cleaning: a negative class with mostly links
-    if media and not _running_text(el):
-        return True  # a caption, credit or gallery; the slides of a listicle, or prose, are not
-    if (itemprop or "").strip() in METADATA_ITEMPROPS:
-        return True  # schema.org metadata written out as text (keywords, dates, names)
-    if byline:
-        if tag not in BLOCK_TAGS and (el.tail or "").strip():
-            return False  # an inline dateline the sentence goes on after ("KOBE – A total of …")
-        text = "".join(el.itertext())
-        return len(collapse(text)) <= BYLINE_MAX_CHARS
-    return False
-
-
-# Opening tags that can hide their element (every test of :func:`_invisible` needs one of these).
-_MAYBE_HIDDEN = re.compile(rb"hidden|none", re.I)
-
-
-@functools.lru_cache(maxsize=4096)  # a page's regions share most of their containers
-def _hidden_tag(tag: bytes) -> bool:
-    """Whether an opening tag hides its element (:func:`_invisible` on its attributes)."""
-    return bool(_MAYBE_HIDDEN.search(tag)) and _invisible(_attributes(tag).get)
-
-
-def _invisible(get: Any) -> bool:
-    """Readability's _isProbablyVisible negated: not rendered, so not the article's text
-    (``get`` reads an attribute of an element or of an opening tag)."""
-    style = get("style")
-    return get("hidden") is not None or get("aria-hidden") == "true" or bool(style and _INVISIBLE.search(style))
-
-
-_ATTRIBUTE = re.compile(rb"""([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?""")
-
-
-@functools.lru_cache(maxsize=4096)
-def _attributes(tag: bytes) -> dict[str, str]:
-    """An opening tag's attributes (lower-case names; the first of a repeated name, as HTML)."""
-    out: dict[str, str] = {}
-    name_end = re.match(rb"<[^\s/>]*", tag)
-    for name, v2, v3, v4 in _ATTRIBUTE.findall(tag, name_end.end() if name_end else 0):
-        key = name.decode("utf-8", "replace").lower()
-        if key not in out:
-            out[key] = (v2 or v3 or v4).decode("utf-8", "replace")
-    return out
-
-
-@functools.lru_cache(maxsize=4096)  # class/id words repeat across a page's elements
-def _word_tests(words: str) -> tuple[bool, bool, bool, bool, bool]:
-    """Whether class/id/role words match POSITIVE, NEGATIVE, MEDIA, NOTICES and BYLINE."""
-    if not words:
-        return False, False, False, False, False
-    return (bool(POSITIVE.search(words)), bool(NEGATIVE.search(words)), bool(MEDIA.search(words)),
-            bool(NOTICES.search(words)), bool(BYLINE.search(words)))
-
-
-# The marks that end a sentence (:data:`mcecrawl.algorithms.lines.SENTENCE_ENDS`): a heading or a
-# "Read more:" ends without one.
-_SENTENCE_END = re.compile("[" + "".join(re.escape(m.decode()) for m in SENTENCE_ENDS) + "]")
-
-
-_PARAGRAPH_TEXT = etree.XPath(".//p//text()", smart_strings=False)
-
-
-def _running_text(el: Any) -> bool:
-    """Whether an element holds running text: longer than :data:`MEDIA_MAX_CHARS` and mostly in
-    paragraphs (``<p>``), as a listicle's slides or an article body in a "media object" are; a
-    caption, a credit line or a slideshow's captions and controls are not."""
-    text = "".join(el.itertext())
-    if len(text) <= MEDIA_MAX_CHARS or len(collapse(text)) <= MEDIA_MAX_CHARS:  # collapsing only shortens
-        return False
-    return 2 * _chars(_PARAGRAPH_TEXT(el)) > _chars((text,))
-
-
-def _punctuated(text: str, linked: list[str]) -> bool:
-    """Whether a sentence ends (:data:`_SENTENCE_END`) in an element's ``text`` outside the text
-    of its links (``linked``)."""
-    inside = sum(len(_SENTENCE_END.findall(t)) for t in linked)
-    return len(_SENTENCE_END.findall(text)) > inside
-
-
-# Compiled once: an element's links and their text, read for every container of a region.
-_COUNT_LINKS = etree.XPath("count(.//a)")
-_LINK_TEXT = etree.XPath(".//a//text()", smart_strings=False)
-
-
-def _links(el: Any) -> int:
-    return int(_COUNT_LINKS(el))
-
-
-def _chars(texts: Iterable[str]) -> int:
-    """Non-whitespace characters of text nodes."""
-    return len("".join("".join(texts).split()))
-
-
-def link_share(el: Any) -> float:
-    """Share of an element's (non-whitespace) characters that lie inside its links."""
-    return _share("".join(el.itertext()), _LINK_TEXT(el))
-
-
-def _share(text: str, linked: list[str]) -> float:
-    total = _chars((text,))
-    return _chars(linked) / total if total else 0.0
+    return profile.cleaning_blocks(root)
 
 
 def find_headline(text: str | bytes, lp: LineProfile) -> tuple[str | None, int | None]:

@@ -285,3 +285,29 @@ def test_template_and_textarea_bodies_are_protected(tag):
     assert protected_spans(page).tolist() == [[0, page.index(b"<p>t")]]
     lines = profile_impl.segment_lines(page, split="tag")
     assert [lines.source(i, i) for i in range(len(lines)) if not lines.protected[i]] == ["<p>t", "</p>"]
+
+
+def test_reference_segmentation_stays_linear_with_gt_in_quoted_values(implementation):
+    """Tags whose quoted values hold a ">" are read by the tokenizer one by one: the reference's
+    time grows with the page, not with its square (8x the page within 20x the time; a numpy call
+    per such tag against the whole tag array made it ~35x)."""
+    import time
+
+    from mcecrawl.algorithms import lines
+
+    if implementation != "reference":
+        pytest.skip("times the reference segmentation alone (the compiled one is C over the bytes)")
+
+    unit = b'<a title="x > y" href="/p">t</a>\n'
+
+    def best(size: int) -> float:
+        page = unit * (size // len(unit))
+        times = []
+        for _ in range(2):  # best of two: the machine's load
+            t0 = time.process_time()
+            lines.segment_lines(page)
+            times.append(time.process_time() - t0)
+        return min(times)
+
+    small, large = best(500_000), best(4_000_000)
+    assert large < 20 * small, (small, large)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzz_pages import differences, fuzz_inputs, seed_pages
+from fuzz_pages import differences, fuzz_inputs, seed_pages, walk_differences
 from mcecrawl.algorithms import lines, profile_impl
 from mcecrawl.encoding import decode
 from mcecrawl.evaluation import load_dataset
@@ -96,7 +96,7 @@ def test_fuzz_bounded():
     """Random bytes, random markup and mutated real pages: no crash, no difference."""
     pages = seed_pages(DATA_ROOT)  # the fixture page alone when the dev data is absent
     for i, data in enumerate(fuzz_inputs(seed=20261124, count=FUZZ_INPUTS, pages=pages)):
-        assert differences(data) == [], f"input {i} ({len(data)} bytes): {data[:200]!r}"
+        assert differences(data) + walk_differences(data) == [], f"input {i} ({len(data)} bytes): {data[:200]!r}"
 
 
 @both_cores

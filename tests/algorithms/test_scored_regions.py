@@ -583,3 +583,17 @@ def test_article_container_with_a_quoted_gt_is_marked_whole():
     body = (f'<div class="main-col"><h1>{HEADLINE}</h1><div class="story" data-caption="a > b">'
             f'{paragraphs(ARTICLE)}</div></div>')
     assert lines_of(mcecrawl.extract(page(body), algorithm="scored_regions")) == [HEADLINE] + ARTICLE
+
+
+@pytest.mark.parametrize("tag, boilerplate", [
+    (b'<div data-role="navigation">', False),   # a data-* attribute, not the ARIA role
+    (b'<div data-id="footer">', False),
+    (b'<div title="see class=nav">', False),    # a word inside another attribute's value
+    (b'<div role="navigation">', True),
+    (b'<div class="x" id="footer">', True),
+    (b"<div CLASS='sidebar'>", True),
+])
+def test_container_labels_read_the_tags_own_attributes(tag, boilerplate):
+    """The byte-level label reads an attribute whose name is class, id, role or itemprop, as the
+    tree does: ``data-role="navigation"`` is not a role, so the region's container is not boilerplate."""
+    assert sr.is_boilerplate(*sr._label(tag)) is boilerplate

@@ -1,0 +1,133 @@
+"""The cleaning walk's boundary: what a caller can hand the compiled walk without harming the process.
+
+The compiled walk holds raw libxml2 pointers while it calls back into Python, so these run in a
+subprocess: a memory error there is a failed test here, not a crashed test run.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from mcecrawl.algorithms import profile_impl
+
+compiled_walk = pytest.mark.skipif(profile_impl.cleaning is None,
+                                   reason="the compiled walk (_cleaning) is not built here")
+
+
+def _run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+
+
+_MUTATING = """
+    import math
+    from lxml import html
+    from mcecrawl.algorithms import _cleaning
+
+    PAGE = "<div><section class=a><div class=b><p>x<span class=c>y</span></p></div></section><p>tail</p></div>"
+
+    def remove_{target}(el, tag):
+        if el.get("class") == "c":
+            {statement}
+        return False
+
+    for _ in range(200):  # freed memory is reused soon: repeat so a use after free shows
+        root = html.fromstring(PAGE)
+        try:
+            _cleaning.blocks(root, remove_{target}, ("class",), frozenset({{"p", "div"}}), frozenset(), frozenset(),
+                             math.inf)
+        except RuntimeError as e:
+            assert "changed the tree" in str(e), e
+        else:
+            raise SystemExit("a mutating callback went unnoticed")
+    print("refused")
+"""
+
+
+@compiled_walk
+@pytest.mark.parametrize("target, statement", [
+    ("itself", "el.getparent().remove(el)"),
+    ("ancestor", "a = el.getparent().getparent().getparent(); a.getparent().remove(a)"),
+    ("by_clear", "root.clear()"),
+    ("by_move", "root.append(el)"),
+])
+def test_a_callback_that_changes_the_tree_is_refused_not_a_crash(target, statement):
+    """A callback that removes or moves the element it is given, or an ancestor, would free or
+    move a node the walk is standing on: the walk stops with RuntimeError instead."""
+    done = _run(_MUTATING.format(target=target, statement=statement))
+    assert done.returncode == 0 and done.stdout.strip() == "refused", (done.returncode, done.stderr[-2000:])
+
+
+@compiled_walk
+def test_a_reading_callback_still_works():
+    done = _run("""
+        import math
+        from lxml import html
+        from mcecrawl.algorithms import _cleaning
+        root = html.fromstring("<div><p class=a>one</p><p class=b>two <a href=x>link</a></p></div>")
+        print(_cleaning.blocks(root, lambda el, tag: el.get("class") == "a", ("class",), frozenset({"p", "div"}),
+                               frozenset(), frozenset(), math.inf))
+    """)
+    assert done.returncode == 0 and done.stdout.strip() == "['two link']", done.stderr[-2000:]
+
+
+@compiled_walk
+def test_an_element_without_a_node_is_a_value_error_not_a_crash():
+    """``_Element.__new__`` makes a proxy whose libxml2 node is NULL."""
+    done = _run("""
+        import math
+        from lxml import etree
+        from mcecrawl.algorithms import _cleaning
+        try:
+            _cleaning.blocks(etree._Element.__new__(etree._Element), None, (), frozenset(), frozenset(), frozenset(),
+                             math.inf)
+        except ValueError as e:
+            print("refused:", e)
+    """)
+    assert done.returncode == 0 and done.stdout.startswith("refused: blocks: the element has no libxml2 node"), (
+        done.returncode, done.stderr[-2000:])
+
+
+def test_word_tests_by_token_equal_the_patterns_over_the_whole_value():
+    """The per-token answers (each distinct token tested once) equal the word lists' regexes run
+    over the whole joined value, on random values built from the lists' own words, their parts,
+    separators (spaces, tabs, newlines, dashes) and letters that fold onto ASCII under re.I."""
+    import random
+
+    from mcecrawl.algorithms import cleaning
+
+    pieces = ["ad", "ads", "advert", "adverts", "hid", "hidden", "HID", "-ad-", "related", "content", "main",
+              "footer", "nav", "navigation", "NaVigation", "dialog", "comment", "byline", "credit", "subscribe",
+              "post", "entry", "body", "x", "ſidebar", "\u212aeywords", "\u0130d", "caption", "media", "mathjax",
+              "row", "col-md-6", "js_ad-slot", "address", "head", "header", "widget", "page", "text", ""]
+    seps = [" ", " ", " ", "  ", "-", "_", "\t", "\n", "\u00a0"]
+    rng = random.Random(20261126)
+    for _ in range(20_000):
+        value = "".join(rng.choice(pieces) + rng.choice(seps) for _ in range(rng.randint(1, 5)))
+        value = value[:-1] if rng.random() < 0.5 else value
+        assert cleaning.word_bits(value) == cleaning.whole_value_word_bits(value), repr(value)
+
+
+@compiled_walk
+def test_compiled_walk_equals_the_reference_on_odd_trees():
+    """Whole trees the region parser never makes: 20,000-deep nesting built through lxml's API
+    (ten times libxml2's parser limit; lxml's API itself slows with depth past that), comments,
+    processing instructions, entity references and namespaced elements left in the tree (the
+    compiled walk hands those back to the reference)."""
+    from lxml import etree
+
+    from fuzz_pages import walk_differences
+    from mcecrawl.algorithms import cleaning
+
+    root = etree.Element("div")
+    el = root
+    for i in range(20_000):
+        el = etree.SubElement(el, "span" if i % 100 else "p", {"class": "related"} if i == 10_000 else {})
+        el.text, el.tail = "word, ", " tail. "
+    assert profile_impl.cleaning_blocks(root) == cleaning.blocks(root)
+    assert profile_impl.tree_paragraphs(root) == cleaning.paragraphs(root)
+    odd = (b"<div><!-- c --><p>a<?pi x?>b</p><![CDATA[x]]>&amp;&nbsp;&unknown;<svg:g xmlns:svg='urn:x'>"
+           b"<svg:t>t</svg:t></svg:g><o:p>o</o:p><p class='byline'>By A</p></div>")
+    assert walk_differences(odd) == []
