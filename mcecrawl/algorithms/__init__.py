@@ -94,7 +94,10 @@ def sniff_binary(body: bytes) -> str | None:
         return None
     controls = len(sample.translate(None, _NOT_CONTROL))
     if sample and controls > BINARY_CONTROL_SHARE * len(sample):
-        return "binary data (control characters)"
+        from mcecrawl.encoding import wide_codec
+
+        if wide_codec(sample) is None:  # BOM-less UTF-16/32 text: NULs by the pattern of its ASCII
+            return "binary data (control characters)"
     return None
 
 

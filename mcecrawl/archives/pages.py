@@ -114,6 +114,8 @@ class PageMaker:
         host = urlsplit(rec.url).hostname or ""
         if cfg.hosts and not host_matches(host, cfg.hosts):
             return Rejected("host", rec.offset, rec.url)
+        if rec.truncated and not cfg.keep_failed:
+            return Rejected("truncated_record", rec.offset, rec.url, rec.truncated)
         if (kind := sniff_binary(rec.body)) is not None:
             return Rejected("binary_payload", rec.offset, rec.url, kind)
         if not prefiltered and not self.prefilter.passes(rec.body):
@@ -129,6 +131,9 @@ class PageMaker:
         if outcome.status != "ok" and not cfg.keep_failed:
             return Rejected(f"extraction_{outcome.status}", rec.offset, rec.url, outcome.reason)
         item = self._item(rec, decoded, profile, algo, outcome, host)
+        if rec.truncated:  # kept by --keep-failed: the text is of a cut page, and the status says so
+            item["status"] = "truncated_record"
+            item["reason"] = rec.truncated + (f"; extraction {outcome.status}" if outcome.status != "ok" else "")
         if old:
             item.update({k: old[k] for k in CARRIED_FIELDS if old.get(k) is not None})
         self.quality.identify_language(item)  # first: a page in another language skips text_norm and dates

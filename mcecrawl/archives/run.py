@@ -145,7 +145,7 @@ def process_warc(job: tuple[str, str]) -> tuple[str, str, dict[str, Any]]:
 
     want = _maker.prefilter.passes if _maker.prefilter.scripts else None
     with open(part, "w", encoding="utf-8", newline="\n") as out:
-        for rec in iter_records(warc, want=want):
+        for rec in iter_records(warc, want=want, keep_truncated=_maker.config.keep_failed):
             if isinstance(rec, Rejected):
                 if rec.reason in NOT_PAGES:
                     not_pages += 1
