@@ -40,7 +40,7 @@ from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.config import Config
 from mcecrawl.items import SCHEMA_VERSION, ArticleItem
 from mcecrawl.profile import ARTICLE, NO_SIGNAL, NOT_ARTICLE, REQUIRED, UNAMBIGUOUS, VETO, Profile, load_profile
-from mcecrawl.spiders.discovery import feed_entries, sitemap_entries
+from mcecrawl.spiders.discovery import SitemapTooLarge, feed_entries, sitemap_entries
 from mcecrawl.spiders.evidence import head_selector, iso_before, page_evidence, page_metadata, signals_selector, too_old
 
 logger = logging.getLogger(__name__)
@@ -277,7 +277,12 @@ class ProfileSpider(scrapy.Spider):
         """Sitemap index -> child sitemaps; urlset (incl. Google News) -> article requests."""
         if self._report_blocked(response):
             return
-        parsed = sitemap_entries(response.body)
+        try:
+            parsed = sitemap_entries(response.body)
+        except SitemapTooLarge as e:
+            self.crawler.stats.inc_value("mcecrawl/discovery/sitemap_too_large")
+            logger.warning("Sitemap dropped: %s %s", response.url, e)
+            return
         if parsed is None:
             self.crawler.stats.inc_value("mcecrawl/discovery/bad_sitemap")
             logger.warning("Not a sitemap: %s", response.url)

@@ -58,6 +58,7 @@ from mcecrawl.spiders.base import ARTICLE_HTTP_STATUSES, SeenURLs, decoded_page
 from mcecrawl.spiders.discovery import (
     USUAL_FEED_PATHS,
     USUAL_SITEMAP_PATHS,
+    SitemapTooLarge,
     feed_entries,
     is_pagination,
     page_links,
@@ -344,7 +345,12 @@ class NewsSpider(scrapy.Spider):
 
     def parse_sitemap(self, response: Response):
         sc = self.crawls[response.meta["mce_site"]]
-        parsed = sitemap_entries(response.body)
+        try:
+            parsed = sitemap_entries(response.body)
+        except SitemapTooLarge as e:
+            self.crawler.stats.inc_value("mcecrawl/discovery/sitemap_too_large")
+            logger.warning("Sitemap dropped: %s %s", response.url, e)
+            return
         if parsed is None or parsed[0] not in ("urlset", "sitemapindex"):  # e.g. a page answering any URL
             self.crawler.stats.inc_value("mcecrawl/discovery/bad_sitemap")
             logger.debug("Not a sitemap: %s", response.url)
