@@ -56,8 +56,9 @@ BIG_EVERY = 500
 BIG_BYTES = (1 << 20) + 4096
 # One input in this many is also parsed into odd-markup trees for the walk comparison.
 WALK_EVERY = 5
-# Nesting depth of the deep tree (lxml builds it in O(depth^2): ~2 minutes at 100,000).
+# Nesting depth of the deep tree, built from chains of CHAIN levels (see deep_tree).
 DEPTH = 100_000
+CHAIN = 1000
 # Markup a parser keeps as nodes the reference walk reads differently from elements and text.
 ODD = (b"<!-- c -->", b"<?pi x?>", b"<![CDATA[<b>cdata</b>]]>", b"&amp;", b"&e;", b"&undefined;",
        b'<x:tag xmlns:x="urn:x">', b"</x:tag>", b'<svg xmlns="http://www.w3.org/2000/svg"><g>', b"</g></svg>",
@@ -202,17 +203,35 @@ def odd_trees(data: bytes, rng: random.Random) -> list[Any]:
 
 
 def deep_tree(depth: int) -> Any:
-    """<html><body> then ``depth`` nested elements, text at every 1000th level and at the bottom."""
+    """<html><body> then ``depth`` nested elements, text at every 1000th level and at the bottom.
+
+    lxml checks on every append that the new child is no ancestor of its parent (a walk up the
+    parent chain): nesting one element at a time costs O(depth^2).  So chains of :data:`CHAIN`
+    levels are built apart and joined bottom-up (each join walks one chain and moves the subtree)."""
     from lxml import etree
 
+    def chain(first: int, levels: int) -> tuple[Any, Any]:
+        top = el = etree.Element(("div", "span", "p", "section")[first % 4])
+        for i in range(first, first + levels):
+            if i > first:
+                el = etree.SubElement(el, ("div", "span", "p", "section")[i % 4])
+            if i % 1000 == 0:
+                el.text = f"سطح {i} "
+                el.tail = "پس از آن"
+        return top, el
+
+    below = None
+    for first in reversed(range(0, depth, CHAIN)):
+        top, bottom = chain(first, min(CHAIN, depth - first))
+        if below is None:
+            bottom.text = (bottom.text or "") + "متن پایین درخت"
+        else:
+            bottom.append(below)
+        below = top
     root = etree.Element("html")
-    el = etree.SubElement(root, "body")
-    for i in range(depth):
-        el = etree.SubElement(el, ("div", "span", "p", "section")[i % 4])
-        if i % 1000 == 0:
-            el.text = f"سطح {i} "
-            el.tail = "پس از آن"
-    el.text = "متن پایین درخت"
+    body = etree.SubElement(root, "body")
+    if below is not None:
+        body.append(below)
     return root
 
 
