@@ -42,9 +42,8 @@ from typing import Any, Callable, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
-SHARED = ROOT.parent / "shared" / "data"
-if not SHARED.is_dir():
-    SHARED = Path("/work/shared/data")
+# The shared evaluation data: $MCE_DATA_ROOT, else ../shared/data beside the checkout (as the tests).
+SHARED = Path(os.environ.get("MCE_DATA_ROOT") or ROOT.parent / "shared" / "data")
 
 ARABIC = ("fa", "ar", "ur", "ps")
 # Arabic-script share of the records, as in Common Crawl (about 5 %).

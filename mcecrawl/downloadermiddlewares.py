@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import logging
 import re
+import weakref
 from collections import Counter
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
@@ -269,7 +270,12 @@ class HttpCompressionReportMiddleware(HttpCompressionMiddleware):
     ``DOWNLOAD_MAXSIZE`` once decompressed (a decompression bomb: Scrapy stops inflating at the
     limit, so memory stays bounded) is reason ``decompressed_too_large``; one the download handler
     cancelled because its body exceeds the limit as sent, ``too_large``.  Both are counted
-    (``mcecrawl/dropped/<reason>``) and listed per host in the end summary."""
+    (``mcecrawl/dropped/<reason>``) and listed per host in the end summary.
+
+    A body without ``Content-Length`` is cancelled only once it has grown past the limit, with a
+    message-less cancellation (Scrapy 2.13+ wraps Twisted's ``CancelledError``) that a shutdown's
+    cancellation also gives: the bytes received per request (``bytes_received`` signal, held weakly
+    by request) tell the two apart."""
 
     # No ``spider`` parameter (deprecated in Scrapy 2.13+: Scrapy passes it, with a warning, to methods that take it).
     def process_response(self, request: Request, response: Response) -> Request | Response:  # type: ignore[override]
@@ -280,9 +286,17 @@ class HttpCompressionReportMiddleware(HttpCompressionMiddleware):
             raise
 
     def process_exception(self, request: Request, exception: Exception) -> None:
-        # The download handler's one cancellation for size (scrapy.utils._download_handlers.get_maxsize_msg).
-        if isinstance(exception, DownloadCancelledError) and "larger than download max size" in str(exception):
+        # The download handler's cancellations for size: with its message when Content-Length announced
+        # the size (scrapy.utils._download_handlers.get_maxsize_msg), message-less when the body grew past it.
+        received = self._received.pop(request, 0)
+        if not isinstance(exception, DownloadCancelledError):
+            return
+        limit = request.meta.get("download_maxsize", self._maxsize)
+        if "larger than download max size" in str(exception) or (limit and received > limit):
             self._dropped(request, "too_large")
+
+    def _bytes_received(self, data: bytes, request: Request, **kwargs: Any) -> None:
+        self._received[request] = self._received.get(request, 0) + len(data)
 
     def _dropped(self, request: Request, reason: str) -> None:
         from mcecrawl.extensions import CrawlSummary
@@ -297,9 +311,14 @@ class HttpCompressionReportMiddleware(HttpCompressionMiddleware):
     def from_crawler(cls, crawler: Crawler) -> HttpCompressionReportMiddleware:
         mw = super().from_crawler(crawler)
         mw._crawler = crawler
+        mw._maxsize = crawler.settings.getint("DOWNLOAD_MAXSIZE")
+        mw._received = weakref.WeakKeyDictionary()
+        crawler.signals.connect(mw._bytes_received, signal=signals.bytes_received)
         return mw
 
     _crawler: Crawler | None = None
+    _maxsize = 0
+    _received: weakref.WeakKeyDictionary[Request, int] = weakref.WeakKeyDictionary()
 
 
 # --- Encoding normalisation ----------------------------------------------------------------

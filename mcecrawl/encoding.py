@@ -36,13 +36,13 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Iterator, NamedTuple
 
 import chardet
 import numpy as np
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, resolve_encoding
 
-__all__ = ["Decoded", "decode", "resolve_label", "R2L_CANDIDATES"]
+__all__ = ["Decoded", "decode", "resolve_label", "wide_codec", "R2L_CANDIDATES"]
 
 # Bytes fed to chardet at most: it runs at about 1 MB/s on markup-heavy pages.
 CHARDET_SAMPLE_BYTES = 64 * 1024
@@ -448,27 +448,47 @@ def _step_bom(body: bytes) -> tuple[str, str, int] | None:
 _WIDE = (("utf-32-le", 4, 3, 0), ("utf-32-be", 4, 0, 3), ("utf-16-le", 2, 1, 0), ("utf-16-be", 2, 0, 1))
 
 
+def _wide_candidates(body: bytes, whole: bool) -> Iterator[str]:
+    """The UTF-16/32 codecs whose NUL pattern ``body`` shows (:data:`WIDE_NUL_RATIO`); ``whole``: the
+    body must be a whole number of units (a sample's cut end need not)."""
+    if body.count(0) < WIDE_MIN_ASCII_SHARE * len(body) / 4:
+        return
+    for codec, width, high, low in _WIDE:
+        units = len(body) // width
+        if (whole and len(body) % width) or not units:
+            continue
+        unit_body = body[:units * width]
+        at_high = unit_body[high::width].count(0)
+        if at_high >= WIDE_MIN_ASCII_SHARE * units and at_high >= WIDE_NUL_RATIO * unit_body[low::width].count(0):
+            yield codec
+
+
 def _step_nul_pattern(body: bytes) -> tuple[str, str] | None:
     """Step 1, continued: UTF-16 or UTF-32 without a BOM (LE or BE), by the NUL bytes its ASCII
     characters leave at one position of each unit (:data:`WIDE_NUL_RATIO`), validated by a strict,
     plausible decoding.  Before UTF-8: ASCII-only UTF-16 is valid UTF-8 with NULs.  One C pass
     (``count``) on a body without NUL, which every ASCII-compatible page is."""
-    nuls = body.count(0)
-    if nuls < WIDE_MIN_ASCII_SHARE * len(body) / 4:
-        return None
-    for codec, width, high, low in _WIDE:
-        units = len(body) // width
-        if len(body) % width or not units:
-            continue
-        at_high = body[high::width].count(0)
-        if at_high < WIDE_MIN_ASCII_SHARE * units or at_high < WIDE_NUL_RATIO * body[low::width].count(0):
-            continue
+    for codec in _wide_candidates(body, whole=True):
         try:
             text = body.decode(codec)
         except UnicodeDecodeError:
             continue
         if _plausible_text(text, codec):
             return text, codec
+    return None
+
+
+def wide_codec(sample: bytes) -> str | None:
+    """The UTF-16/32 codec (``"utf-16-le"``, ...) whose NUL pattern the start of a body shows, its
+    decoding strict and plausible up to the sample's cut end; else None.  For a binary sniffer that
+    must not take BOM-less wide text (NUL bytes everywhere) for binary data."""
+    for codec in _wide_candidates(sample, whole=False):
+        try:  # incremental: a character cut at the sample's end is not an error
+            text = codecs.getincrementaldecoder(codec)().decode(sample, final=False)
+        except UnicodeDecodeError:
+            continue
+        if _plausible_text(text, codec):
+            return codec
     return None
 
 

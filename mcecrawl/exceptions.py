@@ -14,6 +14,7 @@ caught before it had this base (``ValueError``, ``LookupError``, ``RuntimeError`
 ``mcecrawl.search.push.PushError``                 the search cluster refused or could not be reached
 ``mcecrawl.commands.tune.TuneError``               a usage problem of ``mcecrawl tune``
 ``mcecrawl.archives.reader.InflateError``          a Content-Encoding that cannot be undone (ValueError)
+``mcecrawl.spiders.discovery.SitemapTooLarge``     a gzipped sitemap inflating past its bound (ValueError)
 =================================================  =================================================
 
 ``tests/test_exceptions.py`` checks that every exception class in the package derives from

@@ -15,8 +15,8 @@ from mcecrawl.algorithms.result import EXTRACTION_STATUSES
 from mcecrawl.itemschema import SCHEMA_VERSION as SCHEMA_VERSION  # bumped there (read without Scrapy too)
 
 # An item's status: the extraction's, or one the spider decides before any extraction (an anti-bot
-# challenge page, a page that is not an article).
-ITEM_STATUSES = (*EXTRACTION_STATUSES, "blocked", "not_article")
+# challenge page, a page that is not an article), or from-warc's --keep-failed for a cut WARC payload.
+ITEM_STATUSES = (*EXTRACTION_STATUSES, "blocked", "not_article", "truncated_record")
 
 
 class ArticleItem(scrapy.Item):

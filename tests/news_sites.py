@@ -26,12 +26,12 @@ import html
 import json
 import re
 import threading
-from pathlib import Path
 
+from data_root import SHARED_DATA
 from mcecrawl.encoding import decode
 from mcecrawl.spiders.evidence import microdata_evidence, page_evidence, signals_selector
 
-R2L = Path(__file__).resolve().parents[2] / "shared" / "data" / "r2l"
+R2L = SHARED_DATA / "r2l"
 HTML = {"Content-Type": "text/html; charset=utf-8"}
 XML = {"Content-Type": "application/xml; charset=utf-8"}
 SECTIONS = ("politics", "economy", "sport", "culture", "world")

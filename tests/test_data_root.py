@@ -25,3 +25,13 @@ def test_shared_data_follows_mce_data_root_and_the_skip_names_it(tmp_path, share
     out = _pytest(tmp_path / "absent")
     assert "1 skipped" in out, out
     assert f"no evaluation data at {tmp_path / 'absent'}: set {DATA_ROOT_ENV} to the folder" in out, out
+
+
+def test_no_test_or_benchmark_names_a_path_of_one_machine():
+    """Data comes from MCE_DATA_ROOT (else ../shared/data), third-party files from a variable a test
+    names (MCE_WARCIO_TEST_DATA): no absolute path of the machine the suite was written on."""
+    machine = "/" + "work/"  # split: this file must not match itself
+    files = [p for folder in ("tests", "benchmarks") for p in sorted((ROOT / folder).rglob("*.py"))]
+    named = [f"{p.relative_to(ROOT)}:{n}" for p in files
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if f'"{machine}' in line]
+    assert not named, named

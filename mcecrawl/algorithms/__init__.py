@@ -26,7 +26,8 @@ ALGORITHM_NAMES = ("scored_regions", "dana", "danag", "r2l", "xpath_blocks")
 DEFAULT_ALGORITHM = "scored_regions"
 # Algorithms that read a page's UTF-8 bytes as they are (their line split works on bytes): a crawl's
 # page, UTF-8 already, reaches them without a decode and a re-encode (~0.5 ms per 300 KB page).
-UTF8_READERS = frozenset({"scored_regions", "dana", "danag", "r2l"})
+# xpath_blocks parses them as they are: no str of the page beside its tree (memory, bench_memory.py).
+UTF8_READERS = frozenset({"scored_regions", "dana", "danag", "r2l", "xpath_blocks"})
 
 # Sniffing of non-HTML bytes: magic numbers of the formats a crawler meets instead of a page
 # (PNG, PDF, gzip, zip, GIF, JPEG, WebP/RIFF, bzip2, 7z, zstd, xz, ELF).
@@ -94,7 +95,10 @@ def sniff_binary(body: bytes) -> str | None:
         return None
     controls = len(sample.translate(None, _NOT_CONTROL))
     if sample and controls > BINARY_CONTROL_SHARE * len(sample):
-        return "binary data (control characters)"
+        from mcecrawl.encoding import wide_codec
+
+        if wide_codec(sample) is None:  # BOM-less UTF-16/32 text: NULs by the pattern of its ASCII
+            return "binary data (control characters)"
     return None
 
 
@@ -151,6 +155,7 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
             page, encoding, source = decoded.text, decoded.encoding, decoded.source
             if algorithm in UTF8_READERS and source == "utf-8" and not decoded.replacements:
                 page = body  # valid UTF-8: the same characters, not encoded again
+            del decoded  # with page = body, no str of the page is held while the algorithm runs
     elif isinstance(html, str):
         page = html
     else:

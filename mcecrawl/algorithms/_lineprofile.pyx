@@ -8,6 +8,11 @@ page's UTF-8 bytes: each is one pass, O(page size), and every index is checked a
 page's length by construction (``_at`` clamps like the reference's ``np.minimum(i, n - 1)``), since a
 read past a buffer here is a crash of the whole crawl, not an exception.
 
+The offsets a caller passes in (line starts, tag starts, spans) are checked at the boundary, one
+cheap pass each (:func:`_check_offsets`): an offset outside the page, or arrays of unequal lengths,
+raise ValueError instead of reading or writing past a buffer.  A failed allocation raises
+MemoryError with every buffer of the call freed.
+
 Outputs are ``bytearray`` buffers (int64 offsets, int32 counts, uint8 flags, uint64 keys) so the
 build needs neither numpy's headers nor its C API.
 """
@@ -68,12 +73,39 @@ cdef int _push(Buf* b, int64_t x) except -1 nogil:
     return 0
 
 
-cdef bytearray _take(Buf* b):
-    """The buffer's values as a bytearray of int64 (the buffer is freed)."""
-    cdef bytearray out = PyByteArray_FromStringAndSize(<char*>b.v, b.n * sizeof(int64_t)) if b.n else bytearray()
+cdef void _release(Buf* b) noexcept nogil:
+    """Free a buffer not taken (a call that raised): ``_take`` already freed the others (NULL)."""
     free(b.v)
     b.v = NULL
     b.n = b.cap = 0
+
+
+cdef int _check_offsets(const int64_t[::1] offsets, isize low, isize high, str name) except -1:
+    """Every offset in ``[low, high]``, else ValueError naming ``name`` (one pass, no GIL)."""
+    cdef isize i, m = offsets.shape[0], bad = -1
+    with nogil:
+        for i in range(m):
+            if offsets[i] < low or offsets[i] > high:
+                bad = i
+                break
+    if bad >= 0:
+        raise ValueError(f"{name}[{bad}] = {offsets[bad]} is outside [{low}, {high}]")
+    return 0
+
+
+cdef int _check_length(isize got, isize want, str name) except -1:
+    if got != want:
+        raise ValueError(f"{name} has {got} entries, not {want}")
+    return 0
+
+
+cdef bytearray _take(Buf* b):
+    """The buffer's values as a bytearray of int64 (the buffer is freed, also when the copy fails)."""
+    cdef bytearray out
+    try:
+        out = PyByteArray_FromStringAndSize(<char*>b.v, b.n * sizeof(int64_t)) if b.n else bytearray()
+    finally:
+        _release(b)
     return out
 
 
@@ -196,11 +228,20 @@ def protected_spans(const uint8_t[::1] data not None):
     cdef const uint8_t* d = &data[0] if data.shape[0] else NULL
     cdef isize n = data.shape[0]
     cdef Buf spans = Buf(NULL, 0, 0)
-    cdef isize pos = 0, lt, end, close, kind
     # Openings whose closing is nowhere after the scan position (0: comment, 1 head, 2 script,
     # 3 style, 4 template, 5 textarea).
     cdef bint unclosed[6]
     unclosed[0] = unclosed[1] = unclosed[2] = unclosed[3] = unclosed[4] = unclosed[5] = False
+    try:
+        _spans_into(d, n, &spans, unclosed)
+        return _take(&spans)
+    finally:  # on MemoryError: the buffer, if not taken
+        _release(&spans)
+
+
+cdef int _spans_into(const uint8_t* d, isize n, Buf* spans_buf, bint* unclosed) except -1:
+    """The scan of :func:`protected_spans`, its spans pushed to ``spans_buf``."""
+    cdef isize pos = 0, lt, end, close, kind
     with nogil:
         while pos < n:
             lt = _find(d, n, pos, 0x3C)
@@ -243,10 +284,10 @@ def protected_spans(const uint8_t[::1] data not None):
                 end = n if end < 0 else end + 1
             else:
                 end = close if close >= 0 else n
-            _push(&spans, lt)
-            _push(&spans, end)
+            _push(spans_buf, lt)
+            _push(spans_buf, end)
             pos = end
-    return _take(&spans)
+    return 0
 
 
 # Byte classes of the tokenizer's attribute states (a lookup table: one load per byte).
@@ -353,8 +394,11 @@ def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None,
     """Twin of :func:`lines.segment_lines` after ``protected_spans``: (starts, tag_starts, tag_ends),
     int64 bytearrays.  ``spans`` is the flat output of :func:`protected_spans`."""
     cdef isize n = data.shape[0]
-    cdef const uint8_t* d = &data[0]
+    cdef const uint8_t* d = &data[0] if n else NULL
     cdef isize nspans = spans.shape[0] // 2
+    if spans.shape[0] % 2:
+        raise ValueError(f"spans has an odd number of offsets ({spans.shape[0]}): [start, end] pairs")
+    _check_offsets(spans, 0, n, "spans")
     cdef Buf tag_starts = Buf(NULL, 0, 0), tag_ends = Buf(NULL, 0, 0), starts = Buf(NULL, 0, 0)
     cdef isize i, s, lt, prev_end = -1, end, k, line, nxt
     cdef bint first_candidate = True, solid
@@ -410,9 +454,12 @@ def segment(const uint8_t[::1] data not None, const int64_t[::1] spans not None,
                         continue
                 _push(&starts, line)
                 line = nxt
-    finally:
+        return _take(&starts), _take(&tag_starts), _take(&tag_ends)
+    finally:  # on MemoryError (a push or a copy failed): the buffers not taken yet
         free(mark)
-    return _take(&starts), _take(&tag_starts), _take(&tag_ends)
+        _release(&starts)
+        _release(&tag_starts)
+        _release(&tag_ends)
 
 
 def inside(const int64_t[::1] positions not None, const int64_t[::1] spans not None):
@@ -450,6 +497,8 @@ def count_lines(const uint8_t[::1] data not None, const int64_t[::1] starts not 
     inside a tag (``tag_starts[t] <= b <= tag_ends[t]``; tags are sorted and disjoint)."""
     cdef isize n = data.shape[0], m = starts.shape[0], ntags = tag_starts.shape[0]
     cdef const uint8_t* d = &data[0] if n else NULL
+    _check_offsets(starts, 0, n, "starts")
+    _check_length(tag_ends.shape[0], ntags, "tag_ends")
     cdef bytearray content = bytearray(4 * m), code = bytearray(4 * m)
     cdef bytearray ascii = bytearray(4 * m), other = bytearray(4 * m)
     cdef int32_t* co = <int32_t*>(<char*>content) if m else NULL
@@ -491,6 +540,7 @@ def count_r2l(const uint8_t[::1] data not None, const int64_t[::1] starts not No
     (their lead bytes), or with ``whole`` all their UTF-8 bytes."""
     cdef isize n = data.shape[0], m = starts.shape[0]
     cdef const uint8_t* d = &data[0] if n else NULL
+    _check_offsets(starts, 0, n, "starts")
     cdef bytearray out = bytearray(4 * m)
     cdef int32_t* o = <int32_t*>(<char*>out) if m else NULL
     cdef isize line, b, stop, carry = 0
@@ -514,13 +564,17 @@ def count_r2l(const uint8_t[::1] data not None, const int64_t[::1] starts not No
                     lead = lead or (c == 0xD6 and b1 >= 0x90) or c == 0xD7
                     lead = lead or (c == 0xEF and ((b1 == 0xAC and b2 >= 0x9D) or (b1 == 0xAD and b2 < 0x90)))
                 if whole:
-                    # The lead and its continuation bytes: 2 below 0xE0, 3 for 0xE0-0xEF leads.
+                    # The lead and its continuation bytes (0x80-0xBF; 1 after a lead below 0xE0, 2
+                    # after a 0xE0-0xEF lead): a cut sequence ends at the first other byte, so no
+                    # count runs past a line start ("<", or after "\n") into the next line.
                     if lead:
                         count += 1
                         carry = 2 if c >= 0xE0 else 1
-                    elif carry:
+                    elif carry and 0x80 <= c <= 0xBF:
                         count += 1
                         carry -= 1
+                    else:
+                        carry = 0
                 else:
                     count += lead
             o[line] = count
@@ -534,6 +588,7 @@ def tag_keys(const uint8_t[::1] data not None, const int64_t[::1] tag_starts not
     cdef uint64_t* k = <uint64_t*>(<char*>keys) if m else NULL
     cdef uint8_t* cl = <uint8_t*>(<char*>closing) if m else NULL
     cdef const uint8_t* d = &data[0] if n else NULL
+    _check_offsets(tag_starts, 0, n - 1, "tag_starts")  # a tag starts at a "<" inside the page
     with nogil:
         for i in range(m):
             s = tag_starts[i]
@@ -561,11 +616,29 @@ def links_and_depth(const int64_t[::1] line_starts not None, const int64_t[::1] 
     """Twin of ``lines.link_chars`` and ``lines.container_depth``: per line its content
     characters inside a link and its container depth (int32), and per container opening its
     depth after it and its tag index (int32, int64)."""
-    cdef isize m = line_starts.shape[0], ntags = tag_starts.shape[0], line, t = 0
+    cdef isize m = line_starts.shape[0], ntags = tag_starts.shape[0]
+    _check_length(keys.shape[0], ntags, "keys")
+    _check_length(closing.shape[0], ntags, "closing")
+    _check_length(content.shape[0], m, "content")
     cdef bytearray link = bytearray(4 * m), depth = bytearray(4 * m)
     cdef int32_t* lk = <int32_t*>(<char*>link) if m else NULL
     cdef int32_t* dp = <int32_t*>(<char*>depth) if m else NULL
     cdef Buf open_depth = Buf(NULL, 0, 0), open_idx = Buf(NULL, 0, 0)
+    try:
+        _links_into(line_starts, tag_starts, keys, closing, content, a_key, block_end_keys, container_keys,
+                    lk, dp, &open_depth, &open_idx)
+        return link, depth, _take(&open_depth), _take(&open_idx)
+    finally:  # on MemoryError: the buffers not taken yet
+        _release(&open_depth)
+        _release(&open_idx)
+
+
+cdef int _links_into(const int64_t[::1] line_starts, const int64_t[::1] tag_starts, const uint64_t[::1] keys,
+                     const uint8_t[::1] closing, const int32_t[::1] content, uint64_t a_key,
+                     const uint64_t[::1] block_end_keys, const uint64_t[::1] container_keys,
+                     int32_t* lk, int32_t* dp, Buf* open_depth, Buf* open_idx) except -1:
+    """The pass of :func:`links_and_depth` (its buffers pushed to ``open_depth``/``open_idx``)."""
+    cdef isize m = line_starts.shape[0], ntags = tag_starts.shape[0], line, t = 0
     cdef int32_t box = 0
     cdef int in_link = 0  # the last <a>, </a> or closing block tag read is an opening <a>
     cdef uint64_t key
@@ -577,14 +650,14 @@ def links_and_depth(const int64_t[::1] line_starts not None, const int64_t[::1] 
                     in_link = not closing[t]
                 elif closing[t] and _in_keys(key, block_end_keys):
                     in_link = 0
-                box = _container(box, t, key, closing[t], container_keys, &open_depth, &open_idx)
+                box = _container(box, t, key, closing[t], container_keys, open_depth, open_idx)
                 t += 1
             lk[line] = content[line] if in_link else 0
             dp[line] = box
         while t < ntags:  # container openings after the last line start
-            box = _container(box, t, keys[t], closing[t], container_keys, &open_depth, &open_idx)
+            box = _container(box, t, keys[t], closing[t], container_keys, open_depth, open_idx)
             t += 1
-    return link, depth, _take(&open_depth), _take(&open_idx)
+    return 0
 
 
 def count_punctuation(const uint8_t[::1] data not None, const int64_t[::1] text_starts not None,
@@ -593,6 +666,9 @@ def count_punctuation(const uint8_t[::1] data not None, const int64_t[::1] text_
     U+060C 061B 061F 06D4 0964 3002 FF0C FF01 FF1F) in each byte range."""
     cdef isize n = data.shape[0], m = text_starts.shape[0], row, b
     cdef const uint8_t* d = &data[0] if n else NULL
+    _check_length(text_ends.shape[0], m, "text_ends")
+    _check_offsets(text_starts, 0, n, "text_starts")
+    _check_offsets(text_ends, 0, n, "text_ends")
     cdef bytearray out = bytearray(4 * m)
     cdef int32_t* o = <int32_t*>(<char*>out) if m else NULL
     cdef int32_t count

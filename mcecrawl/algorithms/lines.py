@@ -557,11 +557,15 @@ def r2l_mask(arr: np.ndarray, *, hebrew: bool = False, weight: str = "chars") ->
         lead |= (arr == 0xEF) & (((b1 == 0xAC) & (b2 >= 0x9D)) | ((b1 == 0xAD) & (b2 < 0x90)))  # FB1D-FB4F
     if weight == "chars" or n == 0:
         return lead
-    # Widen each lead to its whole sequence: 2 bytes below 0xE0, 3 bytes for 0xE0-0xEF leads.
+    # Widen each lead to its whole sequence: 2 bytes below 0xE0, 3 bytes for 0xE0-0xEF leads; only
+    # over continuation bytes (0x80-0xBF), so a cut sequence ends at the next other byte and never
+    # reaches past a line start ("<", or after "\n"): per line, whatever the chunking.
+    cont = (arr >= 0x80) & (arr <= 0xBF)
     full = lead.copy()
-    full[1:] |= lead[:-1]
+    second = lead[:-1] & cont[1:]
+    full[1:] |= second
     three = lead & (arr >= 0xE0)
-    full[2:] |= three[:-2]
+    full[2:] |= three[:-2] & cont[1:-1] & cont[2:]
     return full
 
 

@@ -135,6 +135,7 @@ LINE_PROFILE_MAX_LINES = 65535
 
 FOOTER_PREFIX_CHARS = 40  # characters of a leaf compared with FOOTER_KEYWORDS (longest is 20)
 _CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
+_NOT_SPACE = re.compile(rb"[^\s]")
 _FOLD = str.maketrans({"ي": "ی", "ى": "ی", "ك": "ک"})
 
 
@@ -628,32 +629,64 @@ def xpath_blocks(text: str, **params: Any) -> Extraction:
         return result("error", f"could not process the page: {type(exc).__name__}: {exc}")
 
 
-def _run(text: object, params: dict[str, Any], result: Callable[..., Extraction]) -> Extraction:
+def _utf8_page(text: object, result: Callable[..., Extraction]
+               ) -> tuple[bytes | None, Callable[..., Extraction], str | None]:
+    """The page as the UTF-8 bytes libxml2 parses (None if ``text`` is neither str nor bytes),
+    ``result`` with the encoding of bytes, and the page's title (from the ``str`` when there is one:
+    cheaper; before the parse, so that its transient copies add nothing to the tree's peak).
+
+    Bytes that are valid UTF-8 are parsed as they are, and their decoded ``str`` is dropped at
+    once: no ``str`` of the page (1.25x a Persian page's size) is held beside the tree.  So
+    ``mcecrawl.extract`` hands this method a UTF-8 page's bytes (``UTF8_READERS``) and keeps no
+    ``str`` of it either: the 50 MB page of many short lines peaked at 9.3-9.6x the page with the
+    ``str`` held (benchmarks/bench_memory.py --fresh, and ``mcecrawl extract`` under time -v)."""
     if isinstance(text, (bytes, bytearray, memoryview)):
         from mcecrawl.encoding import decode
 
-        decoded = decode(bytes(text))
-        text = decoded.text
+        data = bytes(text)
+        decoded = decode(data)
         result = partial(result, encoding=decoded.encoding, encoding_source=decoded.source)
+        if decoded.source == "utf-8" and not decoded.replacements:
+            del decoded
+            return data, result, find_title(data)
+        text = decoded.text
+        del decoded
     if not isinstance(text, str):
-        return result("error", f"expected str or bytes, got {type(text).__name__}")
-    if not text.strip():
+        return None, result, None
+    # UTF-8 bytes, not str: lxml refuses str with an XML encoding declaration and cuts text at a lone surrogate.
+    return text.encode("utf-8", errors="replace"), result, find_title(text)
+
+
+def _blank(data: bytes) -> bool:
+    """``data`` decodes to white space only (``str.strip``'s, Unicode's included), without decoding a
+    page that starts with ASCII markup."""
+    m = _NOT_SPACE.search(data)
+    return m is None or (data[m.start()] >= 0x80 and not data.decode("utf-8", "replace").strip())
+
+
+def _run(text: object, params: dict[str, Any], result: Callable[..., Extraction]) -> Extraction:
+    kind = type(text).__name__
+    data, result, title = _utf8_page(text, result)
+    del text  # the caller's str, if any, stays the caller's; this method holds only `data`
+    if data is None:
+        return result("error", f"expected str or bytes, got {kind}")
+    if _blank(data):
         return result("empty", "the page is empty")
-    sample = text[:BINARY_SAMPLE_CHARS]
+    sample = data[:4 * BINARY_SAMPLE_CHARS].decode("utf-8", "replace")[:BINARY_SAMPLE_CHARS]
     if len(_CONTROL_CHARS.findall(sample)) > BINARY_CONTROL_RATIO * len(sample):
         return result("error", "the input looks binary, not HTML (too many control characters)")
 
+    n_lines = data.count(b"\n") + 1
     parser = etree.HTMLParser(encoding="utf-8", huge_tree=True, no_network=True)
-    # Parse UTF-8 bytes, not str: lxml refuses str with an XML encoding declaration and cuts
-    # text at a lone surrogate.
-    root = etree.fromstring(text.encode("utf-8", errors="replace"), parser)
+    root = etree.fromstring(data, parser)
     depth = depth_error(parser)
     if depth is not None:  # libxml2 stopped building the tree: what lies deeper is not in it
         return result("error", f"markup nested deeper than libxml2's depth limit ({depth.strip()}); "
                                f"the tree-based method cannot see the text below it")
     if root is None:
         return result("empty", "no markup could be parsed")
-    result = partial(result, title=find_title(text))
+    result = partial(result, title=title)
+    del data  # libxml2 holds its own copy in the tree
     body = root.find("body")
     if body is None:
         return result("empty", "the page has no <body>")
@@ -672,7 +705,7 @@ def _run(text: object, params: dict[str, Any], result: Callable[..., Extraction]
     n_groups = len({id(g) for g, keep in zip(groups, selected) if keep and g is not None})
     del blocks, groups  # block attributes are done with: freed before the output is built
     n_chosen = sum(selected)
-    result = partial(result, region=_region(text, leaves, selected))
+    result = partial(result, region=_region(n_lines, leaves, selected))
     if not n_chosen:
         return result("empty", f"all {len(leaves)} text nodes were rejected (link-heavy groups, footer or too short)")
     reason = f"{n_chosen} of {len(leaves)} text nodes kept, from {n_groups} blocks"
@@ -706,11 +739,10 @@ def _paragraphs(leaves: list[LeafNode], selected: list[bool]) -> list[str]:
     return [p for p in out if p]
 
 
-def _region(text: str, leaves: list[LeafNode], selected: list[bool]) -> Region | None:
+def _region(n_lines: int, leaves: list[LeafNode], selected: list[bool]) -> Region | None:
     lines = [leaf.sourceline - 1 for leaf, keep in zip(leaves, selected) if keep and leaf.sourceline]
     if not lines:
         return None
-    n_lines = text.count("\n") + 1
     content: tuple[int, ...] = ()
     code: tuple[int, ...] = ()
     if n_lines <= LINE_PROFILE_MAX_LINES:

@@ -117,6 +117,8 @@ class PageMaker:
         host = urlsplit(rec.url).hostname or ""
         if cfg.hosts and not host_matches(host, cfg.hosts):
             return Rejected("host", rec.offset, rec.url)
+        if rec.truncated and not cfg.keep_failed:
+            return Rejected("truncated_record", rec.offset, rec.url, rec.truncated)
         if (kind := sniff_binary(rec.body)) is not None:
             return Rejected("binary_payload", rec.offset, rec.url, kind)
         if not prefiltered and not self.prefilter.passes(rec.body):
@@ -134,6 +136,9 @@ class PageMaker:
         if cfg.page_types and (outcome.page_type or UNJUDGED) not in cfg.page_types:
             return Rejected("page_type", rec.offset, rec.url, outcome.page_type or UNJUDGED)
         item = self._item(rec, decoded, profile, algo, outcome, host)
+        if rec.truncated:  # kept by --keep-failed: the text is of a cut page, and the status says so
+            item["status"] = "truncated_record"
+            item["reason"] = rec.truncated + (f"; extraction {outcome.status}" if outcome.status != "ok" else "")
         if old:
             item.update({k: old[k] for k in CARRIED_FIELDS if old.get(k) is not None})
         self.quality.identify_language(item)  # first: a page in another language skips text_norm and dates

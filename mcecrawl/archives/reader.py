@@ -57,6 +57,8 @@ class Record:
     content_type: str | None
     body: bytes
     charset_detected: str | None = None  # Common Crawl's metadata record: charset-detected
+    # Why the payload is known to be cut short (read only with iter_records(keep_truncated=True)), else None
+    truncated: str | None = None
 
 
 @dataclass(frozen=True)
@@ -180,13 +182,19 @@ def _header(headers: object, name: str) -> str | None:
 
 
 def iter_records(path: str | Path, *, max_body: int = MAX_BODY_BYTES, html_only: bool = True,
-                 fileobj: BinaryIO | None = None, want: Callable[[bytes], bool] | None = None) -> Iterator[Item]:
+                 fileobj: BinaryIO | None = None, want: Callable[[bytes], bool] | None = None,
+                 keep_truncated: bool = False) -> Iterator[Item]:
     """Response records of the WARC ``path`` as :class:`Record`, every other record, bad record or
     unreadable stretch as :class:`Rejected` (in file order).  Never raises for bad content; a
     file that cannot be opened or is no WARC at all ends in one ``Rejected`` (``unreadable_file``,
     ``not_warc``).  ``fileobj``: the file already open (seekable; e.g. fsspec's), ``path`` names it.
     ``want``: a test of the payload (the script prefilter) run before the digest check, so that the
-    pages it drops cost no hashing; they come out as ``Rejected("prefilter")``."""
+    pages it drops cost no hashing; they come out as ``Rejected("prefilter")``.
+
+    A payload cut short -- the file or its gzip member ends inside the record, the record carries
+    ``WARC-Truncated``, or the payload is shorter than its HTTP ``Content-Length`` -- is
+    ``Rejected("truncated_record")``; with ``keep_truncated`` it is a :class:`Record` whose
+    ``truncated`` says why (``--keep-failed`` keeps such pages with that status)."""
     from contextlib import nullcontext
 
     path = str(path)
@@ -200,11 +208,11 @@ def iter_records(path: str | Path, *, max_body: int = MAX_BODY_BYTES, html_only:
     else:
         opened = nullcontext(fileobj)
     with opened:
-        yield from _iter_file(fileobj, path, max_body, html_only, want)
+        yield from _iter_file(fileobj, path, max_body, html_only, want, keep_truncated)
 
 
 def _iter_file(f: BinaryIO, path: str, max_body: int, html_only: bool,
-               want: Callable[[bytes], bool] | None) -> Iterator[Item]:
+               want: Callable[[bytes], bool] | None, keep_truncated: bool) -> Iterator[Item]:
     from fastwarc.warc import ArchiveIterator, WarcRecordType
 
     gz = f.read(2) == b"\x1f\x8b"
@@ -247,7 +255,7 @@ def _iter_file(f: BinaryIO, path: str, max_body: int, html_only: bool,
                 if rtype != WarcRecordType.response:
                     yield Rejected("not_response", pos, url, str(rtype))
                     continue
-                item = _response(rec, path, pos, url, max_body, html_only, want)
+                item = _response(rec, path, pos, url, max_body, html_only, want, keep_truncated)
                 if isinstance(item, Record):
                     pending = item
                 else:
@@ -287,8 +295,27 @@ def _with_charset(rec: Record, charset: str) -> Record:
     return replace(rec, charset_detected=charset)
 
 
+def _cut_record(headers: object, body: bytes, declared: int) -> str | None:
+    """Why the record itself says its payload ``body`` is cut short, or None."""
+    if len(body) < declared:  # the file or its gzip member ends inside the record
+        return f"{len(body)} of the record's {declared} payload bytes"
+    marked = _header(headers, "WARC-Truncated")
+    return f"WARC-Truncated: {marked}" if marked else None
+
+
+def _http_shortfall(http: object, raw: bytes) -> str | None:
+    """The payload is shorter than its HTTP ``Content-Length`` (which counts the bytes as sent, still
+    Content-Encoded as archived; a chunked body has none that counts), or None.  Asked only when no
+    payload digest vouches for the payload: warcio's example-wrong-chunks.warc.gz holds a whole page,
+    its digest right, one byte under the Content-Length its server sent."""
+    length = (_header(http, "Content-Length") or "").strip()
+    if not length.isdigit() or "chunked" in (_header(http, "Transfer-Encoding") or "").lower():
+        return None
+    return f"{len(raw)} of the HTTP Content-Length's {int(length)} bytes" if len(raw) < int(length) else None
+
+
 def _response(rec: object, path: str, pos: int, url: str | None, max_body: int, html_only: bool,
-              want: Callable[[bytes], bool] | None) -> Item:
+              want: Callable[[bytes], bool] | None, keep_truncated: bool = False) -> Item:
     """One response record -> :class:`Record`, or the reason it is none."""
     headers = rec.headers  # type: ignore[attr-defined]
     if not url:
@@ -318,8 +345,9 @@ def _response(rec: object, path: str, pos: int, url: str | None, max_body: int, 
     body = rec.reader.read(max_body + 1)  # type: ignore[attr-defined]
     if len(body) > max_body:
         return Rejected("too_large", pos, url, f"payload over {max_body} bytes")
-    if len(body) < declared:  # the file or its gzip member ends inside the record
-        return Rejected("truncated_record", pos, url, f"{len(body)} of {declared} bytes")
+    truncated = _cut_record(headers, body, declared)
+    if truncated and not keep_truncated:
+        return Rejected("truncated_record", pos, url, truncated)
     raw = dechunked = body
     if "chunked" in (_header(http, "Transfer-Encoding") or "").lower():
         dechunked = undo_chunking(raw)
@@ -332,9 +360,15 @@ def _response(rec: object, path: str, pos: int, url: str | None, max_body: int, 
     if want is not None and not want(body):
         return Rejected("prefilter", pos, url)
     digest = _header(headers, "WARC-Payload-Digest")
-    if VERIFY_PAYLOAD_DIGEST and digest and not _header(headers, "WARC-Truncated") \
-            and not _digest_ok(raw, digest) and (dechunked is raw or not _digest_ok(dechunked, digest)):
-        return Rejected("digest_mismatch", pos, url, digest)  # writers digest the chunked or the de-chunked body
+    # writers digest the chunked or the de-chunked body
+    verified = None if not (VERIFY_PAYLOAD_DIGEST and digest) or truncated \
+        else _digest_ok(raw, digest) or (dechunked is not raw and _digest_ok(dechunked, digest))
+    if not truncated and not verified:
+        truncated = _http_shortfall(http, raw)
+        if truncated and not keep_truncated:
+            return Rejected("truncated_record", pos, url, truncated)
+    if verified is False and not truncated:
+        return Rejected("digest_mismatch", pos, url, digest or "")
     date = _header(headers, "WARC-Date")
     return Record(warc=path, offset=pos, record_id=_header(headers, "WARC-Record-ID") or f"{path}@{pos}", url=url,
-                  date=date, status=status, content_type=ctype, body=bytes(body))
+                  date=date, status=status, content_type=ctype, body=bytes(body), truncated=truncated)

@@ -156,7 +156,7 @@ def _peak_rss_mb() -> float:
 class _Source:
     """The records of one WARC source and, once read, what reading cost and whether it ended."""
 
-    def __init__(self, source: Any, want: Callable[[bytes], bool] | None):
+    def __init__(self, source: Any, want: Callable[[bytes], bool] | None, keep_truncated: bool = False):
         self.remote: Any = None
         self.selection: Any = None
         if not isinstance(source, str):  # Common Crawl's index: the selected records by range
@@ -169,10 +169,10 @@ class _Source:
 
             fetch = _fetch
             self.remote = RemoteFile(source, retry=fetch.retry if fetch else None)
-            self.records = iter_records(source, fileobj=self.remote, want=want)
+            self.records = iter_records(source, fileobj=self.remote, want=want, keep_truncated=keep_truncated)
         else:
             self.path = source
-            self.records = iter_records(source, want=want)
+            self.records = iter_records(source, want=want, keep_truncated=keep_truncated)
 
     def counts(self) -> dict[str, Any]:
         """bytes read, retries, records fetched; ``incomplete``: why the source was not read to its end."""
@@ -209,7 +209,7 @@ def process_warc(job: tuple[Any, str]) -> tuple[Any, str, dict[str, Any]]:
             sent = (records, kept, rejected.copy())
 
     want = _maker.prefilter.passes if _maker.prefilter.scripts else None
-    src = _Source(source, want)
+    src = _Source(source, want, keep_truncated=_maker.config.keep_failed)
     with open(part, "w", encoding="utf-8", newline="\n") as out:
         try:
             for rec in src.records:

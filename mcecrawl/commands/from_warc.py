@@ -57,7 +57,8 @@ def add_page_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-prefilter", action="store_true",
                         help="decode and extract every HTML page (no script test on the raw bytes)")
     parser.add_argument("--keep-failed", action="store_true",
-                        help="also write pages whose extraction is empty or failed (status, reason)")
+                        help="also write pages whose extraction is empty or failed (status, reason), and pages "
+                             "whose payload is cut short (status truncated_record)")
     parser.add_argument("--items", default=None, metavar="OLD.jsonl",
                         help="a crawl's own corpus: rebuild only its records (by warc_record_id), keeping "
                              "their url/site/lang/title/authors/dates (implies --lang all --keep-failed)")

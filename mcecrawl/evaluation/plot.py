@@ -23,19 +23,21 @@ DPI = 100
 SYMLOG_LINEAR = 20
 # The zoom panel shows the region plus this many lines (at least) on each side.
 ZOOM_MARGIN = 40
+# The algorithms whose Extraction.region carries a per-line profile (tests/commands/test_plot.py checks each).
+LINE_PROFILE_ALGORITHMS = ("r2l", "dana", "danag", "scored_regions")
 
 
 class NoLineProfile(MceError, ValueError):
-    """The extraction carries no line profile to draw."""
+    """The extraction carries no per-line profile to draw."""
 
 
 def plot_region(result: Extraction, out: str | Path, *, title: str = "") -> Path:
     """Draw Figures 2 and 3 of ``result.region`` into ``out`` (format from the suffix)."""
     region = result.region
     if region is None or not (region.content or region.code or region.smoothed):
-        raise NoLineProfile(f"{result.algorithm} returned no line profile (status {result.status}"
-                        f"{': ' + result.reason if result.reason else ''}); the line-based algorithms "
-                        "(r2l, dana, danag) provide one")
+        raise NoLineProfile(f"{result.algorithm} returned no per-line profile (status {result.status}"
+                            f"{': ' + result.reason if result.reason else ''}); the line-based algorithms "
+                            f"({', '.join(LINE_PROFILE_ALGORITHMS)}) provide one")
     import matplotlib
 
     matplotlib.use("Agg")  # files only: works on machines without a display

@@ -50,7 +50,7 @@ from mcecrawl.profile import (
     Profile,
     load_profile,
 )
-from mcecrawl.spiders.discovery import feed_entries, join_url, page_links, sitemap_entries
+from mcecrawl.spiders.discovery import SitemapTooLarge, feed_entries, join_url, page_links, sitemap_entries
 from mcecrawl.spiders.evidence import (
     BY_CONTENT,
     BY_MARKUP,
@@ -190,8 +190,13 @@ class SpiderBase(scrapy.Spider):
     # -- discovery documents -------------------------------------------------------------------
     def sitemap_of(self, response: Response) -> tuple[str, list[dict[str, str]]] | None:
         """``(kind, entries)`` of a sitemap response, counted (``mcecrawl/discovery/sitemaps/<kind>``), or
-        None when it is no XML (counted as ``bad_sitemap``)."""
-        parsed = sitemap_entries(response.body)
+        None when it is no XML (counted as ``bad_sitemap``) or inflates past its bound (``sitemap_too_large``)."""
+        try:
+            parsed = sitemap_entries(response.body)
+        except SitemapTooLarge as e:
+            self.crawler.stats.inc_value("mcecrawl/discovery/sitemap_too_large")
+            logger.warning("Sitemap dropped: %s %s", response.url, e)
+            return None
         if parsed is None:
             self.crawler.stats.inc_value("mcecrawl/discovery/bad_sitemap")
             return None

@@ -16,15 +16,22 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from lxml import etree
 
+from mcecrawl.exceptions import MceError
+
 _XML_PARSER = etree.XMLParser(resolve_entities=False, recover=True, huge_tree=True, no_network=True)
 # A sitemap is at most 50 MB uncompressed (sitemaps.org protocol, "Sitemap file location" limits):
 # a gzipped one is inflated no further, so a decompression bomb served as sitemap.xml.gz costs this much.
 MAX_SITEMAP_BYTES = 50 * 1024 * 1024
 
 
+class SitemapTooLarge(MceError, ValueError):
+    """A gzipped sitemap inflating past :data:`MAX_SITEMAP_BYTES`: the spiders count it
+    (``mcecrawl/discovery/sitemap_too_large``) and go on."""
+
+
 def _xml_root(body: bytes) -> Any:
-    """The root element of an XML document (gzipped or not), or None when it is not XML, its gzip is
-    corrupt, or it inflates past :data:`MAX_SITEMAP_BYTES`."""
+    """The root element of an XML document (gzipped or not), or None when it is not XML or its gzip
+    is corrupt; :class:`SitemapTooLarge` when it inflates past :data:`MAX_SITEMAP_BYTES`."""
     if body[:2] == b"\x1f\x8b":
         inflater = zlib.decompressobj(31)
         try:
@@ -32,7 +39,7 @@ def _xml_root(body: bytes) -> Any:
         except zlib.error:
             return None
         if len(body) > MAX_SITEMAP_BYTES:
-            return None
+            raise SitemapTooLarge(f"inflates past {MAX_SITEMAP_BYTES} bytes")
     try:
         return etree.fromstring(body, parser=_XML_PARSER)
     except etree.XMLSyntaxError:
@@ -60,7 +67,8 @@ def sitemap_entries(body: bytes) -> tuple[str, list[dict[str, str]]] | None:
 
     ``kind`` is the root element's name (``sitemapindex``, ``urlset``, ...); each entry maps the local
     name of each element under ``<sitemap>``/``<url>`` to its first non-empty text: ``loc``,
-    ``lastmod``, and for Google News sitemaps ``publication_date``, ``language``, ``title``."""
+    ``lastmod``, and for Google News sitemaps ``publication_date``, ``language``, ``title``.
+    Raises :class:`SitemapTooLarge` for a gzipped body inflating past :data:`MAX_SITEMAP_BYTES`."""
     root = _xml_root(body)
     if root is None:
         return None
@@ -78,8 +86,11 @@ def sitemap_entries(body: bytes) -> tuple[str, list[dict[str, str]]] | None:
 
 def feed_entries(body: bytes) -> list[tuple[str, str | None]] | None:
     """``(link, date)`` of each RSS 2.0 ``item/link`` and Atom ``entry/link@href``, or None when the
-    body is not XML."""
-    root = _xml_root(body)
+    body is not XML (or a gzipped body inflating past :data:`MAX_SITEMAP_BYTES`)."""
+    try:
+        root = _xml_root(body)
+    except SitemapTooLarge:
+        return None
     if root is None:
         return None
     out = []

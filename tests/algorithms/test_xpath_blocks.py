@@ -467,3 +467,61 @@ def test_python_memory_of_a_page_of_many_short_rows():
         tracemalloc.stop()
     assert result.status == "ok"
     assert (peak - base) / len(page.encode()) < 3.2
+
+
+# --- Memory on big pages: no str of the page beside libxml2's tree -------------------------------
+
+PERSIAN_ROW = ("<p>" + "بارش برف سنگین از بامداد امروز در تهران باعث شد مدارس و ادارات تعطیل شوند" + "</p>\n"
+               "<a href=\"/news/1\">" + "خبرهای بیشتر از تهران" + "</a>\n")
+
+
+def _short_lines_page(size: int) -> bytes:
+    row = PERSIAN_ROW.encode("utf-8")
+    return b"<html><body>" + row * (size // len(row)) + b"</body></html>"
+
+
+@pytest.mark.parametrize("as_bytes", [True, False])
+def test_no_str_of_the_page_is_held_while_the_tree_is_walked(monkeypatch, as_bytes):
+    """Python memory held when the leaves are read (after the parse): not a str of the page (1.25x a
+    Persian page's bytes) nor a UTF-8 copy; the caller's own input is not counted (traced from after it)."""
+    import tracemalloc
+
+    from mcecrawl import extract
+    from mcecrawl.algorithms import xpath_blocks as module
+
+    page = _short_lines_page(4 * 2**20)
+    given = page if as_bytes else page.decode("utf-8")
+    held = []
+    real = module.extract_leaf_nodes
+
+    def spy(body):
+        held.append(tracemalloc.get_traced_memory()[0])
+        return real(body)
+
+    monkeypatch.setattr(module, "extract_leaf_nodes", spy)
+    tracemalloc.start()
+    try:
+        ex = extract(given, algorithm="xpath_blocks")
+    finally:
+        tracemalloc.stop()
+    assert ex.status == "ok" and held
+    assert held[0] < 0.25 * len(page), f"{held[0] / len(page):.2f}x the page held while walking the tree"
+
+
+def test_fresh_process_peak_under_ten_times_the_page(tmp_path):
+    """benchmarks/bench_memory.py's fresh-process measure on a 10 MB page of short Persian rows:
+    the peak RSS of extracting it, over that of importing mcecrawl, under 10x the page."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "page.html"
+    path.write_bytes(_short_lines_page(10 * 2**20))
+    code = ("import resource, sys, mcecrawl\n"
+            "page = open(sys.argv[1], 'rb').read() if sys.argv[1] != '-' else None\n"
+            "ex = mcecrawl.extract(page, algorithm='xpath_blocks') if page else None\n"
+            "assert ex is None or ex.status == 'ok', ex.reason\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    kb = [int(subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, check=True,
+                             timeout=300).stdout) for arg in (str(path), "-")]
+    ratio = (kb[0] - kb[1]) * 1024 / path.stat().st_size
+    assert ratio < 10, f"{ratio:.2f}x"

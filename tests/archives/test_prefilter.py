@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from mcecrawl.archives.prefilter import MIN_SCRIPT_LETTERS, Prefilter, script_letters, scripts_for
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-if not DATA.is_dir():
-    DATA = Path("/work/shared/data")
 ARABIC = ("fa", "ar", "ur", "ps")
 
 
@@ -32,16 +27,14 @@ def test_legacy_and_wide_bodies():
     assert not Prefilter(("arabic",)).passes(english)
 
 
-def _datasets():
-    if not DATA.is_dir():
-        pytest.skip(f"dev data absent ({DATA})")
+def _datasets(data: Path):
     from mcecrawl.evaluation.datasets import load_dataset
 
-    return {d.name: load_dataset(d) for d in sorted(DATA.iterdir()) if (d / "manifest.jsonl").is_file()}
+    return {d.name: load_dataset(d) for d in sorted(data.iterdir()) if (d / "manifest.jsonl").is_file()}
 
 
-def test_recall_on_every_dev_set_and_legacy_copies():
-    sets = _datasets()
+def test_recall_on_every_dev_set_and_legacy_copies(shared_data):
+    sets = _datasets(shared_data)
     arabic, hebrew = Prefilter(("arabic",)), Prefilter(("hebrew",))
     wanted = [p for ds in sets.values() for p in ds if p.lang in ARABIC + ("he",)]
     assert len(wanted) >= 25

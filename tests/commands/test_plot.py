@@ -36,7 +36,19 @@ def test_plot_svg_and_errors(tmp_path, fake_algorithms, capsys):
     assert run_command("plot", tmp_path / "missing.html", "-o", svg, "-a", "first") == 2
     assert run_command("plot", page, "-o", svg, "-a", "nope") == 2
     assert run_command("plot", page, "-o", svg, "-a", "crash") == 1  # error result: no profile to draw
-    assert "no per-line profile" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no per-line profile" in err and "scored_regions" in err
+
+
+def test_the_named_line_algorithms_each_carry_a_profile():
+    """The error names exactly the algorithms that draw: each of them returns a per-line profile."""
+    from mcecrawl import extract
+    from mcecrawl.evaluation.plot import LINE_PROFILE_ALGORITHMS
+
+    html = "<html><body>" + ("<p>" + "این یک متن خبری است که خوانده می‌شود " * 8 + "</p>\n") * 12 + "</body></html>"
+    for name in LINE_PROFILE_ALGORITHMS:
+        region = extract(html, algorithm=name).region
+        assert region is not None and region.content, name
 
 
 def test_plot_region_needs_a_line_profile(tmp_path):

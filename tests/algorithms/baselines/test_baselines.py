@@ -8,7 +8,6 @@ import mcecrawl
 from mcecrawl.algorithms import ALGORITHM_NAMES, ALGORITHMS, BASELINE_NAMES, BASELINES, ParamError, extract
 
 ROOT = Path(__file__).resolve().parents[3]
-DATA = ROOT.parent / "shared" / "data"
 # The seeds' table rows, each a baseline name (variants are parameters).
 TABLE_ROWS = {"Plain": "plain", "BTE": "bte", "DSC": "dsc", "FE": "fe", "KFE": "kfe", "LQF-25": "lqf",
               "Crunch": "crunch", "CCB": "ccb", "ACCB-40": "accb", "TCCB-18": "tccb", "Density": "density"}
@@ -70,14 +69,13 @@ WHOLE_SETS = ("r2l", "encodings")
 SAMPLE_EVERY = 10
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="dev data /work/shared/data is absent")
-def test_every_baseline_runs_on_the_dev_pages():
+def test_every_baseline_runs_on_the_dev_pages(shared_data):
     """Dev pages through every baseline: a status, never an exception; "error" only for markup nested
     past libxml2's depth limit (the DOM-based methods, as xpath_blocks)."""
     from mcecrawl.evaluation import load_dataset
 
     pages = []
-    for d in sorted(DATA.iterdir()):
+    for d in sorted(shared_data.iterdir()):
         if (d / "manifest.jsonl").is_file():
             every = 1 if d.name in WHOLE_SETS else SAMPLE_EVERY
             pages += list(load_dataset(d))[::every]
