@@ -5,4 +5,4 @@ from __future__ import annotations
 
 __all__ = ["SCHEMA_VERSION"]
 
-SCHEMA_VERSION = "1.2"  # 1.1: status not_article; 1.2: page_type, page_type_reason
+SCHEMA_VERSION = "1.2"  # 1.1: status not_article; 1.2: page_type, page_type_reason, status truncated_record
