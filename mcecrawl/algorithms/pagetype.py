@@ -41,6 +41,15 @@ class Judgement:
 
 MODEL_PATH = Path(__file__).with_name("pagetype.json")
 
+# The one structural rule above the model: a page of at least LISTING_HEADLINES linked headlines
+# (<h2-4><a> or <a><h2-4>) and at most LISTING_LONG_RUNS text runs of 200+ characters is a list of
+# teasers, whatever the model makes of its size or vocabulary; a grid of products keeps the model's
+# collection/product. Measured on the dev sets (feature counts of benchmarks/train_pagetype.py): it fires on 28
+# wcxb_dev pages (27 not articles) and on 5 of 578 pages of our article sets; 10 headlines / 2 runs
+# fired on 12 article-set pages, 20 / 5 on 18.
+LISTING_HEADLINES = 20
+LISTING_LONG_RUNS = 2
+
 # The structural tags, each with the attributes and up to TEXT_AFTER characters of text that follow
 # it; one pass of this pattern is the judgement's main cost (~250 MB/s, a few % of an extraction).
 TEXT_AFTER = 300
@@ -51,7 +60,8 @@ COUNTED_TAGS = ("h1", "pre", "code", "table", "form", "textarea", "time", "artic
 _TAG = re.compile(r"<(%s)(?=[\s>/])([^>]*)>([^<]{0,%d})" % ("|".join(_TAGS), TEXT_AFTER))
 _JSONLD_TYPE = re.compile(r'"@type"\s*:\s*(\[[^\]]{0,200}\]|"[^"]{0,60}")')
 _ITEMTYPE = re.compile(r'itemtype=["\']?https?://schema\.org/(\w+)')
-_OG_TYPE = re.compile(r'og:type["\']?\s+content=["\']?([\w.:-]*)|content=["\']?([\w.:-]*)["\']?\s+(?:property|name)=["\']?og:type')
+_OG_TYPE = re.compile(r'og:type["\']?\s+content=["\']?([\w.:-]*)'
+                      r'|content=["\']?([\w.:-]*)["\']?\s+(?:property|name)=["\']?og:type')
 _CLASS = re.compile(r'class=["\']([^"\']*)')
 _WORD = re.compile(r"[a-z]+")
 _PRICE = re.compile(r"[$€£¥₹₽]\s?\d|\d\s?(?:€|₽|zł|kr|USD|EUR|GBP)\b")
@@ -85,7 +95,8 @@ _CLASS_INDEX = {w: i for i, w in enumerate(CLASS_WORDS)}
 # schema.org types (JSON-LD @type, microdata itemtype) grouped by the page type they are evidence of.
 MARKUP_GROUPS: dict[str, tuple[str, ...]] = {
     "article": ("Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle", "OpinionNewsArticle",
-                "AnalysisNewsArticle", "LiveBlogPosting", "ScholarlyArticle", "Report", "Recipe", "BackgroundNewsArticle"),
+                "AnalysisNewsArticle", "LiveBlogPosting", "ScholarlyArticle", "Report", "Recipe",
+                "BackgroundNewsArticle"),
     "product": ("Product", "ProductGroup", "IndividualProduct", "Offer", "AggregateOffer", "ProductModel"),
     "review": ("Review", "AggregateRating", "Rating"),
     "forum": ("DiscussionForumPosting", "SocialMediaPosting", "Comment", "QAPage", "InteractionCounter"),
@@ -248,6 +259,10 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 
 
+_LINKED = FEATURE_NAMES.index("log_linked_headlines")
+_RUNS_200 = FEATURE_NAMES.index("log_runs_200")
+
+
 @lru_cache(maxsize=1)
 def _model() -> dict[str, Any]:
     with MODEL_PATH.open(encoding="utf-8") as f:
@@ -276,6 +291,16 @@ def _evidence(x: np.ndarray, page_type: str) -> str:
     return ", ".join(f"{FEATURE_NAMES[i]}={x[i]:.3g}" for i in top if contrib[i] > 0)
 
 
+def decide(x: np.ndarray, probs: dict[str, float]) -> tuple[str, str]:
+    """The page type and its evidence, from the feature vector and the model's probabilities."""
+    page_type = max(probs, key=probs.__getitem__)
+    linked = round(math.expm1(x[_LINKED]))
+    long_runs = round(math.expm1(x[_RUNS_200]))
+    if linked >= LISTING_HEADLINES and long_runs <= LISTING_LONG_RUNS and page_type not in ("collection", "product"):
+        return "listing", f"{linked} linked headlines, {long_runs} text runs of 200+ characters"
+    return page_type, f"model p={probs[page_type]:.2f}: {_evidence(x, page_type)}"
+
+
 def judge(html: str, url: str | None = None, *, tree: Any = None) -> Judgement:
     """The page type of ``html`` (fetched from ``url`` when given), with the evidence that decided.
 
@@ -286,5 +311,7 @@ def judge(html: str, url: str | None = None, *, tree: Any = None) -> Judgement:
         return Judgement("other", "empty page", 1.0)
     x = features(html, url)
     probs = probabilities(x)
-    page_type = max(probs, key=probs.__getitem__)
-    return Judgement(page_type, f"model p={probs[page_type]:.2f}: {_evidence(x, page_type)}", round(probs[page_type], 3))
+    page_type, reason = decide(x, probs)
+    # The listing rule's confidence is the model's that the page is not an article.
+    confidence = probs[page_type] if reason.startswith("model") else 1.0 - probs.get("article", 0.0)
+    return Judgement(page_type, reason, round(confidence, 3))
