@@ -1,6 +1,6 @@
 """Train the page-type model (mcecrawl/algorithms/pagetype.json) and report its accuracy held out.
 
-    python benchmarks/train_pagetype.py [--data ../shared/data] [--folds 10] [--write] [--cost]
+    python benchmarks/train_pagetype.py [--data ../shared/data] [--folds 10] [--write] [--cost] [--window N]
 
 Training data: WCXB's development split (``wcxb_dev``, 1,497 pages with ``page_type``). Held out:
 grouped cross-validation by registrable domain (no domain in both the training and the test part of
@@ -144,7 +144,10 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="write the model fitted on all of wcxb_dev")
     ap.add_argument("--sweep", action="store_true", help="grouped-CV macro-F1 for each candidate C")
     ap.add_argument("--cost", action="store_true", help="time judge against extract")
+    ap.add_argument("--window", type=int, default=pagetype.BODY_WINDOW,
+                    help="characters of the body read (pagetype.BODY_WINDOW; compare other values with it)")
     args = ap.parse_args()
+    pagetype.BODY_WINDOW = args.window
 
     x, y, groups, _ = load(args.data, "wcxb_dev")
     print(f"wcxb_dev: {len(y)} pages, {len(set(groups))} domains, {x.shape[1]} features")

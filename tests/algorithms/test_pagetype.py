@@ -70,7 +70,8 @@ def product_page() -> str:
 
 def doc_page() -> str:
     toc = "".join(f'<li><a href="/docs/ch{i}">فصل {i}</a></li>' for i in range(10))
-    code = "<pre><code class=\"language-python\">import mcecrawl\nresult = mcecrawl.extract(page)\nprint(result.text)\n</code></pre>"
+    code = ('<pre><code class="language-python">import mcecrawl\nresult = mcecrawl.extract(page)\n'
+            "print(result.text)\n</code></pre>")
     body = "".join(f"<h2>بخش {i}</h2><p>{sentence(i, 30)} <code>extract()</code></p>{code}" for i in range(5))
     return page(f'<aside class="sidebar toc"><ul>{toc}</ul></aside><div class="docs-content markdown">'
                 f"<h1>راهنمای استفاده</h1>{body}</div>")
