@@ -210,15 +210,17 @@ def features(html: str, url: str | None = None) -> np.ndarray:
         if "class=" in attrs:
             m = _CLASS.search(attrs)
             if m and m.group(1):
-                value = m.group(1)
-                class_values[value] += 1
-                for w in set(_WORD.findall(value.lower())):
-                    i = _CLASS_INDEX.get(w)
-                    if i is not None:
-                        class_words[i] += 1
+                class_values[m.group(1)] += 1
         if n:
             texts.append(text)
         prev, prev_empty = tag, n == 0
+    # Words of each distinct class value, counted as often as the value occurs (the same counts as
+    # reading every attribute, for a fraction of the work: templates repeat their class values).
+    for value, count in class_values.items():
+        for w in set(_WORD.findall(value.lower())):
+            i = _CLASS_INDEX.get(w)
+            if i is not None:
+                class_words[i] += count
     markup = _markup(body)
     runs = [(m.start(), len(m.group(1))) for m in _RUN.finditer(body)
             if "{" not in m.group(1) and '":' not in m.group(1)]
