@@ -310,12 +310,14 @@ def decide(x: np.ndarray, probs: dict[str, float]) -> tuple[str, str]:
     return page_type, f"model p={probs[page_type]:.2f}: {_evidence(x, page_type)}"
 
 
-def judge(html: str, url: str | None = None, *, tree: Any = None) -> Judgement:
+def judge(html: str | bytes, url: str | None = None, *, tree: Any = None) -> Judgement:
     """The page type of ``html`` (fetched from ``url`` when given), with the evidence that decided.
 
-    ``tree`` (an lxml root of the page) is accepted so callers holding one can pass it; the
-    byte-level features do not need it.
+    ``html`` may also be UTF-8 bytes. ``tree`` (an lxml root of the page) is accepted so callers
+    holding one can pass it; the byte-level features do not need it.
     """
+    if isinstance(html, bytes):  # a crawl's UTF-8 page, as the byte-reading extractions take it
+        html = html.decode("utf-8", "replace")
     if not html or not html.strip():
         return Judgement("other", "empty page", 1.0)
     x = features(html, url)

@@ -113,6 +113,12 @@ def test_the_contract():
     assert judge("  \n").page_type == "other"
 
 
+def test_utf8_bytes_are_judged_as_their_text():
+    html = listing_page()
+    assert judge(html.encode()) == judge(html)
+    assert judge(b"\xff\xfe<p>broken</p>").page_type in PAGE_TYPES
+
+
 def test_bad_input_gives_a_type_never_a_crash():
     for html in ("<", "<<<>>>", "<p" * 1000, "\x00\x01" * 50, "<script>{" + "x" * 5000, "plain text, no markup"):
         assert judge(html, "not a url").page_type in PAGE_TYPES
