@@ -158,9 +158,12 @@ def _markup(html: str) -> Counter[str]:
 
 
 def _url_features(url: str | None) -> list[float]:
-    if not url:
+    try:
+        parts = urlsplit(url or "")
+    except ValueError:  # a malformed URL ("http://[bad") tells nothing: judged as if absent
+        parts = urlsplit("")
+    if not parts.path and not parts.hostname:
         return [0.0] * (len(URL_WORDS) + 6)
-    parts = urlsplit(url)
     segments = [s for s in parts.path.lower().split("/") if s]
     words = set(segments) | {s.rsplit(".", 1)[0] for s in segments}
     host_words = set(parts.hostname.split(".")[:-1]) if parts.hostname else set()
@@ -222,8 +225,8 @@ def features(html: str, url: str | None = None) -> np.ndarray:
             if i is not None:
                 class_words[i] += count
     markup = _markup(body)
-    runs = [(m.start(), len(m.group(1))) for m in _RUN.finditer(body)
-            if "{" not in m.group(1) and '":' not in m.group(1)]
+    runs = [(m.start(), len(t)) for m in _RUN.finditer(body)
+            if "{" not in (t := m.group(1)) and '":' not in t]
     run_chars = sum(n for _, n in runs)
     best = cur = clusters = 0
     end = -RUN_GAP - 1

@@ -122,6 +122,8 @@ def test_utf8_bytes_are_judged_as_their_text():
 def test_bad_input_gives_a_type_never_a_crash():
     for html in ("<", "<<<>>>", "<p" * 1000, "\x00\x01" * 50, "<script>{" + "x" * 5000, "plain text, no markup"):
         assert judge(html, "not a url").page_type in PAGE_TYPES
+    for url in ("http://[bad", "http://x:99999999/a", "", "ftp://", "/relative/path"):
+        assert judge(article_page(), url).page_type in PAGE_TYPES
 
 
 def test_the_page_markup_is_evidence():
