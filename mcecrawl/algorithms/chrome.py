@@ -21,6 +21,7 @@ function each:
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from lxml import etree
@@ -93,8 +94,9 @@ def word_counts(root: Any) -> dict[Any, int]:
     return counts
 
 
-def is_chrome(el: Any) -> bool:
-    """Whether an element is page chrome by its tag, role, visibility or class/id words."""
+def is_chrome(el: Any, keep: re.Pattern[str] | None = None) -> bool:
+    """Whether an element is page chrome by its tag, role, visibility or class/id words; class/id
+    words matching ``keep`` are content whatever else they say (a thread's "comment" posts)."""
     tag = el.tag
     if tag in CHROME_TAGS:
         return True
@@ -102,7 +104,9 @@ def is_chrome(el: Any) -> bool:
     if (get("role") or "").lower() in CHROME_ROLES or sr._invisible(get):
         return True
     words = " ".join(filter(None, (get("class"), get("id"))))
-    return bool(words) and (sr.is_boilerplate(tag, words) or bool(sr.NOTICES.search(words)))
+    if not words or (keep is not None and keep.search(words)):
+        return False
+    return sr.is_boilerplate(tag, words) or bool(sr.NOTICES.search(words))
 
 
 def remove(el: Any) -> None:
@@ -120,12 +124,12 @@ def remove(el: Any) -> None:
     parent.remove(el)
 
 
-def strip_chrome(body: Any, counts: dict[Any, int]) -> None:
-    """Phase 3: drop the chrome (:func:`is_chrome`) holding less than :data:`CHROME_MAX_SHARE`
-    of the page's words, in place."""
+def strip_chrome(body: Any, counts: dict[Any, int], keep: re.Pattern[str] | None = None) -> None:
+    """Phase 3: drop the chrome (:func:`is_chrome`, ``keep`` as there) holding less than
+    :data:`CHROME_MAX_SHARE` of the page's words, in place."""
     limit = CHROME_MAX_SHARE * max(counts.get(body, 0), 1)
     for el in _CANDIDATES(body):
-        if counts.get(el, 0) < limit and el.getparent() is not None and is_chrome(el):
+        if counts.get(el, 0) < limit and el.getparent() is not None and is_chrome(el, keep):
             remove(el)  # its descendants go with it; they are still yielded, and removing them is harmless
 
 
@@ -158,12 +162,13 @@ def text_blocks(root: Any) -> list[str]:
     return tree_paragraphs(root)
 
 
-def content_root(text: str | bytes) -> Any:
-    """Phases 1-4: the page's content container with the chrome removed, or None (blank page)."""
+def content_root(text: str | bytes, keep: re.Pattern[str] | None = None) -> Any:
+    """Phases 1-4: the page's content container with the chrome removed (``keep``: class/id words
+    that are content, :func:`is_chrome`), or None (blank page)."""
     body = page_tree(text)
     if body is None:
         return None
-    strip_chrome(body, word_counts(body))
+    strip_chrome(body, word_counts(body), keep)
     return main_container(body)
 
 

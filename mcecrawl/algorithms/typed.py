@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
+from lxml import etree
+
 from mcecrawl.algorithms import chrome, common
 from mcecrawl.algorithms.lists import list_content
 from mcecrawl.algorithms.parse import collapse, find_title, h1_headings
@@ -68,8 +70,26 @@ def _words(blocks: list[str]) -> int:
 
 
 def documentation_content(text: str | bytes) -> list[str]:
-    """A documentation page: the body, code blocks (``<pre>``) included, one line per block."""
-    return prose_content(text)
+    """A documentation page: the body, code blocks (``<pre>``) included, each line of code on its
+    own line (a block's text is otherwise one line; the indentation is not kept)."""
+    root = chrome.content_root(text)
+    if root is None:
+        return []
+    chrome.drop_link_lists(root)
+    for pre in root.iter("pre"):
+        code_lines(pre)
+    return chrome.text_blocks(root)
+
+
+def code_lines(pre: Any) -> None:
+    """Rewrite a ``<pre>`` element as its text with a ``<br>`` at each newline, in place
+    (its inline markup, a highlighter's spans, goes; its text stays)."""
+    lines = "".join(pre.itertext()).split("\n")
+    for child in list(pre):
+        pre.remove(child)
+    pre.text = lines[0]
+    for line in lines[1:]:
+        etree.SubElement(pre, "br").tail = line
 
 
 def service_content(text: str | bytes) -> list[str]:
