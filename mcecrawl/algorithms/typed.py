@@ -15,6 +15,8 @@ comes first where there is one.  What each type's content is: ``docs/page-types.
 """
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -103,6 +105,27 @@ CONTENT: dict[str, Callable[[str | bytes], list[str]]] = {
 }
 
 
+# The typed content must hold at least this share of the article extraction's words; below, it
+# missed the page's main text (a content container the parse mis-nested, a grid drawn by
+# scripts) and the article extraction's blocks go first.  wcxb_dev, gold types, 0.3 / 0.5 / 0.7:
+# collection 0.634 / 0.638 / 0.638, service 0.807 / 0.808 / 0.811, listing 0.692 at all three
+# (typed content alone 0.627, 0.793, 0.695) (BENCHMARKS.md, "Page types").
+ARTICLE_MIN_COVER = 0.5
+_WORD = re.compile(r"\w+")
+
+
+def with_article(article: list[str], blocks: list[str]) -> list[str]:
+    """``blocks``, led by the article extraction's blocks when ``blocks`` hold less than
+    :data:`ARTICLE_MIN_COVER` of its words (each block once)."""
+    want = Counter(_WORD.findall(" ".join(article).lower()))
+    total = sum(want.values())
+    have = Counter(_WORD.findall(" ".join(blocks).lower()))
+    if not total or sum((want & have).values()) >= ARTICLE_MIN_COVER * total:
+        return blocks
+    seen = set(article)
+    return article + [b for b in blocks if b not in seen]
+
+
 def headline_first(text: str | bytes, blocks: list[str]) -> tuple[list[str], str | None]:
     """Blocks with the page's first ``<h1>`` first when the content holds it (a heading in the
     page's header is the site's, not the content's); the headline, else the page's title."""
@@ -120,25 +143,25 @@ def extract_as(text: str | bytes, page_type: str, *, url: str | None = None, bas
 
     ``article`` and ``other`` pages are the article extraction (``base`` when the caller made it
     already, else :func:`mcecrawl.algorithms.scored_regions.scored_regions` with ``params``),
-    unchanged; a product page starts from it.  ``url`` is the page's address (for callers'
+    unchanged; the other types' content is checked against it (:func:`with_article`) and a
+    product page starts from it.  ``url`` is the page's address (for callers'
     logs).  ``page_type`` is recorded on the result."""
     if page_type not in PAGE_TYPES:
         raise ValueError(f"page_type must be one of {PAGE_TYPES}, not {page_type!r}")
-    if page_type in ("article", "other", "product"):
-        if base is None:
-            from mcecrawl.algorithms.scored_regions import scored_regions
+    if base is None:
+        from mcecrawl.algorithms.scored_regions import scored_regions
 
-            base = scored_regions(text, **params)
-        if page_type != "product" or base.status == "error":
-            return replace(base, page_type=page_type)
-        blocks = product_content(text, list(base.paragraphs))
-    else:
-        blocks = CONTENT[page_type](text)
+        base = scored_regions(text, **params)
+    if page_type in ("article", "other") or base.status == "error":
+        return replace(base, page_type=page_type)
+    article = list(base.paragraphs)
+    blocks = product_content(text, article) if page_type == "product" else CONTENT[page_type](text)
+    blocks = with_article(article, blocks)
     blocks, headline = headline_first(text, blocks)
     result = common.result(NAME, params, text, blocks, None, title=headline,
                            empty_reason=f"no text outside the page's chrome ({page_type} page)")
     return replace(result, page_type=page_type)
 
 
-__all__ = ["CONTENT", "documentation_content", "extract_as", "headline_first", "product_content",
-           "prose_content", "service_content"]
+__all__ = ["ARTICLE_MIN_COVER", "CONTENT", "PRODUCT_MIN_SHARE", "documentation_content", "extract_as",
+           "headline_first", "product_content", "prose_content", "service_content", "with_article"]
