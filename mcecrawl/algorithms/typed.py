@@ -51,12 +51,16 @@ PRODUCT_MIN_SHARE = 0.25
 def product_content(text: str | bytes, article: list[str]) -> list[str]:
     """A product page: its description (the article extraction ``article``, or the page's copy
     when that is short) and its specifications (tables and definition lists, each row once)."""
-    copy = prose_content(text)
+    root = chrome.content_root(text)
+    if root is None:
+        return list(article)
+    specs = [chrome.text_blocks(spec) for spec in root.xpath(SPEC_XPATH)]  # read before the link lists go
+    chrome.drop_link_lists(root)
+    copy = chrome.text_blocks(root)
     blocks = list(article) if _words(article) >= PRODUCT_MIN_SHARE * _words(copy) else copy
     seen = set(blocks)
-    root = chrome.content_root(text)
-    for spec in (root.xpath(SPEC_XPATH) if root is not None else ()):
-        for block in chrome.text_blocks(spec):
+    for spec_blocks in specs:
+        for block in spec_blocks:
             if block not in seen:
                 seen.add(block)
                 blocks.append(block)
