@@ -112,9 +112,40 @@ def _judge() -> Callable[..., Any] | None:
     return getattr(importlib.import_module(PAGETYPE_MODULE), "judge", None)
 
 
+def acted_on(page_type: str, confidence: float, reason: str) -> tuple[str, str]:
+    """The type a page is read as, and why, given its judgement: a judgement under
+    :data:`mcecrawl.algorithms.typed.TYPED_MIN_CONFIDENCE` is not acted on (read as an article)."""
+    from mcecrawl.algorithms.typed import TYPED_MIN_CONFIDENCE
+
+    if page_type == "article" or confidence >= TYPED_MIN_CONFIDENCE:
+        return page_type, reason
+    return "article", (f"{page_type} judged at {confidence:.2f}, under the {TYPED_MIN_CONFIDENCE:.2f} needed: "
+                       f"read as an article ({reason})")
+
+
+def _judged(page: str | bytes, url: str | None, page_type: str, confidence: float, reason: str,
+            params: dict[str, Any]) -> Extraction:
+    """The default algorithm's extraction of ``page`` as judged: as its type when the judgement is
+    sure enough (:func:`acted_on`) and the typed reading grows well past the article reading
+    (:func:`mcecrawl.algorithms.typed.grown_enough`), else as an article."""
+    from mcecrawl.algorithms.typed import TYPED_MIN_GROWTH, extract_as, grown_enough
+
+    read_as, why = acted_on(page_type, confidence, reason)
+    article = get_algorithm(DEFAULT_ALGORITHM)(page, **params)
+    if read_as in ("article", "other"):
+        return replace(article, page_type=read_as, page_type_reason=why)
+    typed = extract_as(page, read_as, url=url, base=article, **params)
+    if not grown_enough(article, typed):
+        why = (f"{page_type} judged at {confidence:.2f}, but its reading is under {TYPED_MIN_GROWTH:g} times the "
+               f"article's text: read as an article ({reason})")
+        return replace(article, page_type="article", page_type_reason=why)
+    return replace(typed, page_type_reason=why)
+
+
 def _typed(page: str | bytes, url: str | None, page_type: str | None, params: dict[str, Any]) -> Extraction:
     """The default algorithm's extraction of ``page`` read as its page type: ``page_type`` when the
-    caller gives it, else the judgement's; an article (or a page not judged) is extracted as today."""
+    caller gives it, else the judgement's when acted on (:func:`_judged`); an article (or a page not
+    judged) is extracted as today."""
     from mcecrawl.algorithms.typed import extract_as
 
     reason = "given by the caller"
@@ -125,11 +156,11 @@ def _typed(page: str | bytes, url: str | None, page_type: str | None, params: di
         html = page.decode("utf-8", "replace") if isinstance(page, bytes) else page
         try:
             judgement = judge(html, url)
-            page_type, reason = judgement.page_type, judgement.reason
         except Exception as e:  # a failed judgement leaves the page unjudged, extracted as an article
             logger.warning("page-type judgement failed on %s: %r", url or "<page>", e)
             result = get_algorithm(DEFAULT_ALGORITHM)(page, **params)
             return replace(result, page_type_reason=f"judgement failed: {e!r}")
+        return _judged(page, url, judgement.page_type, judgement.confidence, judgement.reason, params)
     return replace(extract_as(page, page_type, url=url, **params), page_type_reason=reason)
 
 
