@@ -1,10 +1,13 @@
-"""The confidence bound under which a page-type judgement is not acted on, chosen on data, held out.
+"""When a page-type judgement is acted on: the gate (confidence bound, growth guard) chosen on data, held out.
 
     python benchmarks/gate_pagetype.py [--data ../shared/data] [--folds 10] [--sets wcxb_dev,r2l,...]
+                                       [--cache rows.json]
 
-Each page is extracted twice, once read as an article and once as its judged type; a bound ``b``
-keeps the judged type when the judgement's confidence is at least ``b`` and reads the page as an
-article otherwise (``mcecrawl.algorithms.typed.TYPED_MIN_CONFIDENCE``).  Held out throughout:
+Each page is extracted twice, read as an article and read as its judged type.  A gate ``(b, k)``
+reads it as its judged type when the judgement's confidence is at least ``b``
+(``mcecrawl.algorithms.typed.TYPED_MIN_CONFIDENCE``) and the typed reading holds at least ``k``
+times the characters of the article reading (``typed.TYPED_MIN_GROWTH``, 0: no such guard), and as
+an article otherwise.  Held out throughout:
 
 - ``wcxb_dev`` (the judgement's training data): each page's type and confidence come from the model
   fitted on the other folds of a cross-validation grouped by domain (``benchmarks/train_pagetype.py``),
@@ -12,11 +15,12 @@ article otherwise (``mcecrawl.algorithms.typed.TYPED_MIN_CONFIDENCE``).  Held ou
 - the article sets (``r2l``, ``scrapinghub_aeb``, ``readability_mozilla``, ``chinese_wce``,
   ``trafilatura_eval``): the shipped model, which never saw them; their figure is the evaluation's
   primary F1 (word LCS-F1 for full gold, Arabic script apart for ``r2l``; snippet F1 for snippet gold),
-  and "acted" counts their pages given a non-article type (a crawl writes those as ``not_article``).
+  and "acted on" counts their pages read as another type (a crawl writes those as ``not_article``).
 
-A bound is admissible when every article set is within ``MAX_LOSS`` of its article-only figure and no
-article page is acted on; the shipped bound is the smallest admissible one (the most wcxb gain).
-Leave one dataset out: the bound is chosen so on all sets but one and scored on the one left out.
+A gate is admissible when every article set is within ``MAX_LOSS`` of its article-only figure and no
+article page loses ``MISS_LOSS`` of its F1; the shipped gate is the admissible one best on wcxb_dev.
+Leave one dataset out: the gate is chosen so on all sets but one and scored on the one left out
+(wcxb_dev: by folds of domains, the gate chosen on the other folds and all article sets).
 """
 from __future__ import annotations
 
