@@ -29,7 +29,7 @@ BUILD_INPUTS = ("pyproject.toml", "setup.py", "README.md", "requirements.txt", "
 # Package data the installed commands read: without any of these, a step below fails.
 PACKAGE_DATA = ("mcecrawl/evaluation/baseline.json", "mcecrawl/profiles/bbc_persian.json",
                 "mcecrawl/schema/item.schema.json", "mcecrawl/demo/sites/bbc_persian/robots.txt",
-                "mcecrawl/demo/sites/bbc_arabic/robots.txt")
+                "mcecrawl/demo/sites/bbc_arabic/robots.txt", "mcecrawl/algorithms/pagetype.json")
 # A fixture server on 127.0.0.1 needs no politeness delay.
 LOCAL = ("-s", "DOWNLOAD_DELAY=0", "-s", "AUTOTHROTTLE_ENABLED=0", "-s", "TELNETCONSOLE_ENABLED=0")
 TIMEOUT = 300

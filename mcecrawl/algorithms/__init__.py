@@ -5,7 +5,9 @@ lazily to ``mcecrawl.algorithms.<name>:<name>``, so an algorithm plugs in by its
 ``BASELINES`` does the same for the seed papers' baselines (:mod:`mcecrawl.algorithms.baselines`):
 they run when named (``extract(..., algorithm="bte")``, ``-a bte``) and stay out of every default set,
 which iterates ``ALGORITHMS`` only.
-:func:`extract` decodes bytes once (:func:`mcecrawl.encoding.decode`) and dispatches.
+:func:`extract` decodes bytes once (:func:`mcecrawl.encoding.decode`) and dispatches; for the
+default algorithm it first judges the page's type (:mod:`mcecrawl.algorithms.pagetype`, when
+installed) and extracts each type's main content (:func:`mcecrawl.algorithms.typed.extract_as`).
 """
 from __future__ import annotations
 
@@ -13,11 +15,12 @@ import importlib
 import importlib.util
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Callable, Iterator
 
 from mcecrawl.algorithms.baselines import BASELINE_MODULES, BASELINE_NAMES
 from mcecrawl.algorithms.common import ParamError
-from mcecrawl.algorithms.result import Extraction, Region
+from mcecrawl.algorithms.result import PAGE_TYPES, Extraction, Region
 
 logger = logging.getLogger(__name__)
 
@@ -102,8 +105,72 @@ def sniff_binary(body: bytes) -> str | None:
     return None
 
 
+# The module holding the page-type judgement ``judge(html, url=None, *, tree=None) -> Judgement``.
+PAGETYPE_MODULE = "mcecrawl.algorithms.pagetype"
+
+
+def _judge() -> Callable[..., Any] | None:
+    """The page-type judgement, or None when its module is not installed."""
+    if importlib.util.find_spec(PAGETYPE_MODULE) is None:
+        return None
+    return getattr(importlib.import_module(PAGETYPE_MODULE), "judge", None)
+
+
+def acted_on(page_type: str, confidence: float, reason: str) -> tuple[str, str]:
+    """The type a page is read as, and why, given its judgement: a judgement under
+    :data:`mcecrawl.algorithms.typed.TYPED_MIN_CONFIDENCE` is not acted on (read as an article)."""
+    from mcecrawl.algorithms.typed import TYPED_MIN_CONFIDENCE
+
+    if page_type == "article" or confidence >= TYPED_MIN_CONFIDENCE:
+        return page_type, reason
+    return "article", (f"{page_type} judged at {confidence:.2f}, under the {TYPED_MIN_CONFIDENCE:.2f} needed: "
+                       f"read as an article ({reason})")
+
+
+def _judged(page: str | bytes, url: str | None, page_type: str, confidence: float, reason: str,
+            params: dict[str, Any]) -> Extraction:
+    """The default algorithm's extraction of ``page`` as judged: as its type when the judgement is
+    sure enough (:func:`acted_on`) and the typed reading grows well past the article reading
+    (:func:`mcecrawl.algorithms.typed.grown_enough`), else as an article."""
+    from mcecrawl.algorithms.typed import TYPED_MIN_GROWTH, extract_as, grown_enough
+
+    read_as, why = acted_on(page_type, confidence, reason)
+    article = get_algorithm(DEFAULT_ALGORITHM)(page, **params)
+    if read_as in ("article", "other"):
+        return replace(article, page_type=read_as, page_type_reason=why)
+    typed = extract_as(page, read_as, url=url, base=article, **params)
+    if not grown_enough(article, typed):
+        why = (f"{page_type} judged at {confidence:.2f}, but its reading is under {TYPED_MIN_GROWTH:g} times the "
+               f"article's text: read as an article ({reason})")
+        return replace(article, page_type="article", page_type_reason=why)
+    return replace(typed, page_type_reason=why)
+
+
+def _typed(page: str | bytes, url: str | None, page_type: str | None, params: dict[str, Any]) -> Extraction:
+    """The default algorithm's extraction of ``page`` read as its page type: ``page_type`` when the
+    caller gives it, else the judgement's when acted on (:func:`_judged`); an article (or a page not
+    judged) is extracted as today."""
+    from mcecrawl.algorithms.typed import extract_as
+
+    reason = "given by the caller"
+    if page_type is None:
+        judge = _judge()
+        if judge is None:
+            return get_algorithm(DEFAULT_ALGORITHM)(page, **params)
+        html = page.decode("utf-8", "replace") if isinstance(page, bytes) else page
+        try:
+            judgement = judge(html, url)
+        except Exception as e:  # a failed judgement leaves the page unjudged, extracted as an article
+            logger.warning("page-type judgement failed on %s: %r", url or "<page>", e)
+            result = get_algorithm(DEFAULT_ALGORITHM)(page, **params)
+            return replace(result, page_type_reason=f"judgement failed: {e!r}")
+        return _judged(page, url, judgement.page_type, judgement.confidence, judgement.reason, params)
+    return replace(extract_as(page, page_type, url=url, **params), page_type_reason=reason)
+
+
 def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str | None = None,
-            content_type: str | None = None, utf8: bool = False, **params: Any) -> Extraction:
+            content_type: str | None = None, utf8: bool = False, page_type: str | None = None,
+            **params: Any) -> Extraction:
     """Extract the main content of one page.
 
     Parameters
@@ -120,6 +187,11 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
     utf8 : bool
         ``html`` is bytes known to be valid UTF-8 (a crawled page after the encoding middleware):
         not decoded again; the algorithms of :data:`UTF8_READERS` read the bytes as they are.
+    page_type : str, optional
+        For the default algorithm: read the page as this type (one of
+        :data:`mcecrawl.algorithms.result.PAGE_TYPES`; "article" gives the article extraction
+        alone) instead of judging it.  Unset, the page is judged when the judgement is installed
+        and ``page_type`` / ``page_type_reason`` of the result say what it was judged and why.
     **params
         Algorithm parameters (e.g. ``P=8``); strings are converted to the parameter's type.
 
@@ -135,6 +207,11 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
         For usage errors only: an unknown algorithm or parameter, or a bad parameter value.
     """
     func = get_algorithm(algorithm)
+    if page_type is not None and page_type not in PAGE_TYPES:
+        raise ValueError(f"page_type must be one of {', '.join(PAGE_TYPES)}, not {page_type!r}")
+    if algorithm == DEFAULT_ALGORITHM:
+        def func(page: str | bytes, **params: Any) -> Extraction:
+            return _typed(page, url, page_type, params)
     encoding = source = None
     page: str | bytes
     if isinstance(html, (bytes, bytearray, memoryview)):
@@ -173,8 +250,6 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
         return Extraction("", (), algorithm, params, status="error", reason=f"{algorithm} failed: {e!r}",
                           encoding=encoding, encoding_source=source)
     if encoding is not None:
-        from dataclasses import replace
-
         result = replace(result, encoding=encoding, encoding_source=source)
     return result
 

@@ -467,6 +467,16 @@ def _chars(texts: Iterable[str]) -> int:
     return len("".join("".join(texts).split()))
 
 
+def link_count(el: Any) -> int:
+    """The element's links (``<a>`` descendants)."""
+    return int(_COUNT_LINKS(el))
+
+
+def link_texts(el: Any) -> list[str]:
+    """The text nodes inside the element's links."""
+    return _LINK_TEXT(el)
+
+
 def link_share(el: Any) -> float:
     """Share of an element's (non-whitespace) characters that lie inside its links."""
     return _share("".join(el.itertext()), _LINK_TEXT(el))
