@@ -162,23 +162,25 @@ def bad_offsets(c: Any, data: Any, arr: Callable[[np.ndarray], Any]) -> list[str
 # --- The cleaning walks, compiled and reference: re-point these two here if the walks move -------
 
 def cleaning_walks(root: Any) -> list[tuple[str, Any, Any]]:
-    """(name, compiled result or None, reference result) for each walk profile_impl exposes."""
+    """(name, compiled result or None, reference result) for each walk profile_impl exposes: the compiled
+    ``_cleaning.blocks`` against ``cleaning.blocks`` (the cleaning walk) and ``cleaning.paragraphs`` (plain)."""
     import math
 
-    from mcecrawl.algorithms import parse, profile_impl
-    from mcecrawl.algorithms import scored_regions as sr
+    from mcecrawl.algorithms import cleaning, profile_impl
+    from mcecrawl.algorithms.cleaning_words import (
+        BLOCK_TAGS,
+        CLUTTER_ATTRIBUTES,
+        LINK_BOX_TAGS,
+        METADATA_ITEMPROPS,
+        SKIPPED_TAGS,
+    )
 
     walk = profile_impl.cleaning.blocks
-    compiled_blocks = walk(root, sr._is_clutter, sr.CLUTTER_ATTRIBUTES, sr.BLOCK_TAGS, sr._SKIPPED_TAGS,
-                           sr.LINK_BOX_TAGS, sr.BLOCK_MAX_LINK_SHARE)
-    compiled_paragraphs = walk(root, None, (), parse.BLOCK_TAGS, frozenset(), frozenset(), math.inf)
-    previous = profile_impl.current()
-    profile_impl.use(profile_impl.REFERENCE)
-    try:
-        reference_paragraphs = parse.tree_paragraphs(root)
-    finally:
-        profile_impl.use(previous)
-    return [("blocks", compiled_blocks, sr._blocks(root)), ("paragraphs", compiled_paragraphs, reference_paragraphs)]
+    compiled_blocks = walk(root, profile_impl.compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS,
+                           LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, cleaning.word_bits, METADATA_ITEMPROPS)
+    compiled_paragraphs = walk(root, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)
+    return [("blocks", compiled_blocks, cleaning.blocks(root)), ("paragraphs", compiled_paragraphs,
+                                                                   cleaning.paragraphs(root))]
 
 
 def odd_trees(data: bytes, rng: random.Random) -> list[Any]:

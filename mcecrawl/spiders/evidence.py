@@ -430,7 +430,9 @@ def article_verdict(by: str, text: str, page_type: str | None = None, page_type_
 
     1. A page type judged by the extraction (``Extraction.page_type``) other than ``article`` decides
        first: a listing, forum, service page ... is never an article, whatever led to it.
-    2. Markup (an Article-family JSON-LD type) or a page type ``article``: an article.
+    2. Markup (an Article-family JSON-LD type): an article.  A page type ``article`` is no evidence for
+       it: the extraction reads a page it is unsure of as an article (its default), so ``article``
+       means "not judged otherwise", and the page's own content decides as below.
     3. Weak markup (og:type or microdata alone): :data:`MIN_PROSE_CHARS` of punctuated prose.
     4. Its own content only: a URL that names one page among many (its ``shape`` has a variable part:
        an id, a number, a slug), not a list of teasers (:func:`list_items` on the page's ``body`` and the
@@ -440,7 +442,7 @@ def article_verdict(by: str, text: str, page_type: str | None = None, page_type_
        > 0: a news flash of one paragraph, a headline-only flash)."""
     if page_type is not None and page_type != "article":
         return f"page type {page_type}" + (f" ({page_type_reason})" if page_type_reason else "")
-    if by == BY_MARKUP or page_type == "article":
+    if by == BY_MARKUP:
         return None
     n = prose_chars(text)
     if by == BY_WEAK_MARKUP:
@@ -470,8 +472,6 @@ def recognised_by(by: str, page_type: str | None, text: str, shape_articles: int
     """What made an ``ok`` page an article, for the crawl's summary (see :func:`article_verdict`)."""
     if by == BY_MARKUP:
         return "markup"
-    if page_type == "article":
-        return "page type"
     if by == BY_WEAK_MARKUP:
         return "weak markup and prose"
     n = prose_chars(text)

@@ -207,8 +207,12 @@ def test_a_page_type_other_than_article_is_never_ok():
         spider._pending[url] = Pending(("/news/{n}", "/news/{n}"), None, by, b"", ())
         reason = spider.not_article_after_extraction(ItemAdapter(item), outcome("listing"))
         assert reason == "page type listing (20 teasers of repeated templates)"
+    # read as an article (the extraction's default when it judged nothing else) or not judged: no evidence
+    # either way, the page's own content decides (too little prose here), as markup would
+    assert spider.not_article_after_extraction(ItemAdapter(item), outcome("article")) is not None
+    assert spider.not_article_after_extraction(ItemAdapter(item), outcome(None)) is not None
+    spider._pending[url] = Pending(("/news/{n}", "/news/{n}"), None, BY_MARKUP, b"", ())
     assert spider.not_article_after_extraction(ItemAdapter(item), outcome("article")) is None
-    assert spider.not_article_after_extraction(ItemAdapter(item), outcome(None)) is not None  # too little prose
 
 
 def test_only_some_articles_marked(tmp_path):
