@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from data_root import MISSING, SHARED_DATA
+from redis_server import start_redis
 
 ROOT = Path(__file__).resolve().parent.parent
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
@@ -70,3 +71,12 @@ def shared_data() -> Path:
 def load_manifest(dataset: Path) -> list[dict]:
     with open(dataset / "manifest.jsonl", encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    """A real redis-server for the module's tests (no fake Redis)."""
+    server = start_redis(tmp_path_factory.mktemp("redis"))
+    yield server
+    server.stop()
+

@@ -65,3 +65,14 @@ class RedisServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def start_redis(directory) -> RedisServer:
+    """A real redis-server on 127.0.0.1 in ``directory``, or a skip saying what installs it."""
+    import pytest
+
+    try:
+        return RedisServer(directory)
+    except FileNotFoundError as e:
+        pytest.skip(f"{e}; .ci/run installs it")
+

@@ -16,7 +16,6 @@ from mcecrawl.archives.run import RunOptions, run
 from mcecrawl.corpus.files import iter_items
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from redis_server import RedisServer  # noqa: E402
 
 # What identifies an item's outcome; times (fetched_at, unchanged_since) differ from run to run.
 OUTCOME = ("url", "warc_record_id", "content_sha1", "duplicate_of", "duplicate_kind", "previous_content_sha1")
@@ -42,15 +41,6 @@ def _monthly_warcs(tmp_path, months=6, pages=5):
         warcs.append(str(path))
     return warcs
 
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory):
-    try:
-        server = RedisServer(tmp_path_factory.mktemp("redis"))
-    except FileNotFoundError as e:
-        pytest.skip(f"{e}; .ci/run installs it")
-    yield server
-    server.stop()
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis"])

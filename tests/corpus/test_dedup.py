@@ -219,17 +219,6 @@ def test_signature_bins_of_128_are_those_of_the_top_seven_bits():
     assert np.array_equal(old[filled], new[filled])
 
 
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory):
-    from redis_server import RedisServer
-
-    try:
-        server = RedisServer(tmp_path_factory.mktemp("redis"))
-    except FileNotFoundError as e:
-        pytest.skip(f"{e}; .ci/run installs it")
-    yield server
-    server.stop()
-
 
 @pytest.fixture(params=["sqlite", "redis"])
 def open_store(request, tmp_path):

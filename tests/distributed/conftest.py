@@ -3,21 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from redis_server import RedisServer
-
-
-def start_redis(directory) -> RedisServer:
-    try:
-        return RedisServer(directory)
-    except FileNotFoundError as e:
-        pytest.skip(f"{e}; .ci/run installs it")
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory):
-    server = start_redis(tmp_path_factory.mktemp("redis"))
-    yield server
-    server.stop()
+from redis_server import start_redis  # the module's redis_server fixture is tests/conftest.py's
 
 
 @pytest.fixture

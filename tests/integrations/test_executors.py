@@ -28,22 +28,12 @@ from warcs import PARAS_FA, page, write_warc  # noqa: E402
 
 from mcecrawl.archives.run import RunOptions, run  # noqa: E402
 from mcecrawl.corpus.files import iter_items  # noqa: E402
-from redis_server import RedisServer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 # Longest a whole executor run may take here (2 tasks of ~5 s each on a shared 2-core machine).
 JOB_TIMEOUT = 240.0
 TASKS = 2
 
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory):
-    try:
-        server = RedisServer(tmp_path_factory.mktemp("redis"))
-    except FileNotFoundError as e:
-        pytest.skip(f"{e}; .ci/run installs it")
-    yield server
-    server.stop()
 
 
 @pytest.fixture
