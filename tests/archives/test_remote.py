@@ -5,7 +5,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from httpserver import Server
+from warcs import kill_half_way as kill_once
 from warcs import make_warcs, write_warc
 
 from mcecrawl.archives.pages import PageConfig
@@ -149,17 +149,8 @@ def _server_process(root: Path, tmp_path: Path) -> tuple[subprocess.Popen, str]:
 
 
 def kill_half_way(cmd: list[str], state: Path, total: int) -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if state.is_file() and len(json.loads(state.read_text() or "{}").get("done", {})) >= 2:
-            break
-        time.sleep(0.01)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    done = len(json.loads(state.read_text())["done"])
-    assert 2 <= done < total, "the run was not killed half-way"
+    """Killed half-way (warcs.kill_half_way), then re-run to its end."""
+    env = kill_once(cmd, state, total)
     assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
 
 
@@ -241,7 +232,6 @@ def test_bad_records_over_http_counted_as_on_disk(tmp_path):
     """Every bad record the reader's tests make (cut gzip members, a cut file, a lying Content-Length,
     garbage between records) and warcio's own test archives: the same records and reasons over HTTP."""
 
-    import os
 
     from test_reader import GOOD, WARCIO_TEST_DATA_ENV
 

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from warcio.warcwriter import WARCWriter
-from warcs import PARAS_AR, PARAS_EN, PARAS_FA, metadata, page, response, write_warc
+from warcs import PARAS_AR, PARAS_EN, PARAS_FA, kill_half_way, metadata, page, response, write_warc
 
 from mcecrawl.archives.pages import PageConfig
 from mcecrawl.archives.run import RunOptions, run
@@ -147,17 +144,7 @@ def test_resume_after_kill_9(tmp_path, suffix):
     out = tmp_path / f"killed{suffix}"
     state = Path(str(out) + ".state.json") if suffix else out / "_state.json"
     cmd = [sys.executable, "-m", "mcecrawl", "from-warc", *warcs, "-o", str(out), "--workers", "1"]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        if state.is_file() and len(json.loads(state.read_text() or "{}").get("done", {})) >= 2:
-            break
-        time.sleep(0.01)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    done = len(json.loads(state.read_text())["done"])
-    assert 2 <= done < 6, "the run was not killed half-way"
+    env = kill_half_way(cmd, state, 6)
     if suffix == ".jsonl.gz":  # a member cut while written
         with open(out, "ab") as f:
             f.write(gzip.compress(b'{"url": "half"}\n' * 50)[:40])

@@ -85,3 +85,27 @@ def make_warcs(root: Path, n_files=3, per_file=6) -> list[Path]:
         write_warc(path, pages)
         warcs.append(path)
     return warcs
+
+
+def kill_half_way(cmd: list[str], state: Path, total: int) -> dict[str, str]:
+    """Start an archive command, SIGKILL it once ``state`` records 2 WARCs done, check it died half-way
+    (2 <= done < ``total``); the environment it ran in is returned for the re-run."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import time
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if state.is_file() and len(json.loads(state.read_text() or "{}").get("done", {})) >= 2:
+            break
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done = len(json.loads(state.read_text())["done"])
+    assert 2 <= done < total, "the run was not killed half-way"
+    return env
+
