@@ -12,6 +12,8 @@ EXTENSIONS = [
     ("mcecrawl.algorithms._lineprofile", "mcecrawl/algorithms/_lineprofile.pyx", False),
     # The cleaning walk: reads lxml's tree through lxml's public C API (its headers ship in lxml's wheel).
     ("mcecrawl.algorithms._cleaning", "mcecrawl/algorithms/_cleaning.pyx", True),
+    # The page-type judgement's pass: plain C over the page's bytes, no dependency.
+    ("mcecrawl.algorithms._pagescan", "mcecrawl/algorithms/_pagescan.pyx", False),
 ]
 
 

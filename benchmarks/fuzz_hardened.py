@@ -5,13 +5,14 @@ inputs past the 1 MiB working chunk, and the compiled cleaning walk against the 
     python benchmarks/fuzz_hardened.py --asan                # the same under AddressSanitizer
     python benchmarks/fuzz_hardened.py --count 2000 --seed 7
 
-Guard pages: every input, and every offset array handed to ``_lineprofile``, is copied to the end of
+Guard pages: every input (read by ``_lineprofile`` and ``_pagescan``), and every offset array handed
+to ``_lineprofile``, is copied to the end of
 an ``mmap`` whose next page is ``PROT_NONE``; the compiled functions read it through a memoryview, so
 reading one byte past it is a SIGSEGV of this process, not a silent read of a neighbouring object.
 Each guarded result must equal the same call on ordinary ``bytes`` (benchmarks/fuzz_core.py compares
 those with the numpy reference).  Bad offsets must raise ValueError, never crash.
 
-AddressSanitizer (``--asan``): the Cython-generated C of ``_lineprofile`` and ``_cleaning`` is
+AddressSanitizer (``--asan``): the Cython-generated C of ``_lineprofile``, ``_cleaning`` and ``_pagescan`` is
 compiled again with ``gcc -fsanitize=address -fno-omit-frame-pointer`` into ``--asan-dir``, and the
 run repeats in a child process started as
 
@@ -101,6 +102,7 @@ def profile_calls(c: Any, data: Any, arr: Callable[[np.ndarray], Any]) -> dict[s
     """Every ``_lineprofile`` function on ``data`` as profile_impl calls it; ``arr`` places each offset
     array (identity for the ordinary run, a guarded copy for the guarded one).  Raw outputs."""
     from mcecrawl.algorithms import lines as ref
+    from mcecrawl.algorithms import profile_impl
 
     out: dict[str, bytes] = {}
     spans_b = c.protected_spans(data)
@@ -128,6 +130,7 @@ def profile_calls(c: Any, data: Any, arr: Callable[[np.ndarray], Any]) -> dict[s
     n = len(data)
     ends = np.minimum(_i64(starts_b) + 40, n).astype(np.int64)
     out["punct"] = bytes(c.count_punctuation(data, starts, arr(ends)))
+    out["pagescan"] = repr(profile_impl.pagescan.scan(data)).encode()  # the page-type scan reads the page too
     return out
 
 
@@ -254,7 +257,7 @@ def run(count: int, seed: int, last: Path, big_every: int, walk_every: int, dept
     from mcecrawl.algorithms import profile_impl
 
     c = profile_impl.compiled
-    if c is None or profile_impl.cleaning is None:
+    if c is None or profile_impl.cleaning is None or profile_impl.pagescan is None:
         print(f"nothing to fuzz: {profile_impl.describe()}", file=sys.stderr)
         return 2
     data_root = Path(os.environ.get("MCE_DATA_ROOT") or ROOT.parent / "shared" / "data")
@@ -311,7 +314,7 @@ def run(count: int, seed: int, last: Path, big_every: int, walk_every: int, dept
 
 # --- AddressSanitizer ------------------------------------------------------------------------------
 
-MODULES = ("_lineprofile", "_cleaning")
+MODULES = ("_lineprofile", "_cleaning", "_pagescan")
 
 
 def build_asan(out: Path) -> list[Path]:

@@ -4,7 +4,8 @@ Shared by ``tests/algorithms/test_profile_impl.py`` (a bounded run in every test
 ``benchmarks/fuzz_core.py`` (the full run).  Inputs are deterministic for a seed: random bytes,
 random strings over an alphabet of the markup the segmentation reacts to (tag openings, comment
 and script bodies, escaped script data, ``<template>``/``<textarea>``, ``</head>``, attribute quotes and
-values, truncated UTF-8 sequences, NUL bytes, BOMs), and
+values, truncated UTF-8 sequences, NUL bytes, BOMs; the page-type scan's tags, class words, prices and
+marks), and
 real pages mutated at random (bytes flipped, spans cut or repeated, markup tokens inserted,
 truncated).  A crash of the compiled code ends the process; the caller's job is to leave the
 input that did it where a person can find it.
@@ -53,6 +54,13 @@ TOKENS = (
     b'<span itemprop="keywords">', b'<div class="caption">', b'<div class="post-content">', b'<div class="ad">',
     b'<div class="share-tools">', b'<ul class="x"><li><a href=/b>', b'<div data-role="navigation">',
     b'<svg:g xmlns:svg="http://www.w3.org/2000/svg">', b"<o:p>", b"&nbsp;", b"&unknown;", b"&#0;", b"<time>",
+    # the page-type scan's tags, class words, prices, marks and markup anchors
+    b"<h2>", b"<h3><a href=/t>", b"<pre><code>", b"<li class='post reply'>", b'<a class="card item">',
+    b"class=", b"class='", b"<form>", b"<input ", b"<button>", b"<blockquote>", b"<dt>", b"<img ",
+    b"$", b"9", b" 19,99", "€".encode(), "₽".encode(), b"kr", b"USD", b"zl", "zł".encode(),
+    b"datePublished", b"datePublishedatePublished", b"article:published_time", b"author", b"byline",
+    b'"@type": "Product"', b'"@type":["NewsArticle","X"]', b"itemtype=https://schema.org/Offer",
+    b'<meta property="og:type" content="article">', b"{", b'":',
 )
 ALGORITHMS = ("scored_regions", "danag", "dana", "r2l")
 
@@ -136,12 +144,13 @@ def differences(data: bytes) -> list[str]:
     try:
         for impl in profile_impl.IMPLEMENTATIONS:
             profile_impl.use(impl)
-            got[impl] = (profile_arrays(data), extractions(data))
+            got[impl] = (profile_arrays(data), extractions(data), profile_impl.page_scan(data))
     finally:
         profile_impl.use(previous)
-    (ca, ce), (ra, re_) = got[profile_impl.COMPILED], got[profile_impl.REFERENCE]
+    (ca, ce, cs), (ra, re_, rs) = got[profile_impl.COMPILED], got[profile_impl.REFERENCE]
     diff = [k for k in ra if ra[k].dtype != ca[k].dtype or not np.array_equal(ra[k], ca[k])]
-    return diff + [k for k in re_ if re_[k] != ce[k]]
+    return diff + [k for k in re_ if re_[k] != ce[k]] + [f"pagescan/{f}" for f in rs._fields
+                                                          if getattr(rs, f) != getattr(cs, f)]
 
 
 # Trees as the extraction never parses them: comments and processing instructions kept (the

@@ -138,7 +138,12 @@ def _judged(page: str | bytes, url: str | None, page_type: str, confidence: floa
     article = get_algorithm(DEFAULT_ALGORITHM)(page, **params)
     if read_as in ("article", "other"):
         return replace(article, page_type=read_as, page_type_reason=why)
-    typed = extract_as(page, read_as, url=url, base=article, **params)
+    try:
+        typed = extract_as(page, read_as, url=url, base=article, **params)
+    except (Exception, RecursionError) as e:  # the article reading stands: a typed reading never costs the page
+        logger.warning("reading %s as %s failed: %r", url or "<page>", read_as, e)
+        why = f"{page_type} judged at {confidence:.2f}, but its reading failed ({e!r}): read as an article"
+        return replace(article, page_type="article", page_type_reason=why)
     if not grown_enough(article, typed):
         why = (f"{page_type} judged at {confidence:.2f}, but its reading is under {TYPED_MIN_GROWTH:g} times the "
                f"article's text: read as an article ({reason})")
@@ -157,9 +162,8 @@ def _typed(page: str | bytes, url: str | None, page_type: str | None, params: di
         judge = _judge()
         if judge is None:
             return get_algorithm(DEFAULT_ALGORITHM)(page, **params)
-        html = page.decode("utf-8", "replace") if isinstance(page, bytes) else page
         try:
-            judgement = judge(html, url)
+            judgement = judge(page, url)
         except Exception as e:  # a failed judgement leaves the page unjudged, extracted as an article
             logger.warning("page-type judgement failed on %s: %r", url or "<page>", e)
             result = get_algorithm(DEFAULT_ALGORITHM)(page, **params)

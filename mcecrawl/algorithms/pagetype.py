@@ -1,9 +1,10 @@
 """What kind of page is this: article, listing, forum, product, collection, documentation, service or other.
 
-The judgement is made from the page itself, language-agnostically and cheaply: one regular-expression
-pass over the HTML collects the tags that carry structure (paragraphs, links, headlines, list items,
-tables, code, forms, time stamps) with their attributes and the text that follows them, and a few
-literal searches read the page's own markup (JSON-LD ``@type``, ``og:type``, microdata ``itemtype``).
+The judgement is made from the page itself, language-agnostically and cheaply: one pass over the
+page's UTF-8 bytes (:func:`mcecrawl.algorithms.pagescan.scan`, compiled when built) counts the tags
+that carry structure (paragraphs, links, headlines, list items, tables, code, forms, time stamps),
+the text that follows them and the words of their class attributes, and a few literal searches read
+the page's own markup (JSON-LD ``@type``, ``og:type``, microdata ``itemtype``).
 From these, a fixed vector of features — structure first (paragraph text, links with headline-length
 text, linked headlines, repeated class templates, post/reply and price/spec vocabulary of the class
 attributes, code blocks), the markup as evidence where present, the URL's shape (``/tag/``,
@@ -20,11 +21,13 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import urlsplit
 
 import numpy as np
 
+from mcecrawl.algorithms.pagescan import ANCHORS, CLASS_WORDS, MARKS, TAGS
+from mcecrawl.algorithms.profile_impl import page_scan
 from mcecrawl.algorithms.result import PAGE_TYPES
 
 
@@ -50,30 +53,17 @@ MODEL_PATH = Path(__file__).with_name("pagetype.json")
 LISTING_HEADLINES = 20
 LISTING_LONG_RUNS = 2
 
-# The structural tags, each with the attributes and up to TEXT_AFTER characters of text that follow
-# it; one pass of this pattern is the judgement's main cost (~250 MB/s, a few % of an extraction).
-TEXT_AFTER = 300
-_TAGS = ("a", "p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "pre", "code", "table", "tr", "td", "th", "dt",
-         "form", "input", "button", "textarea", "select", "img", "article", "time", "blockquote", "nav", "aside")
 # Tags whose mere presence is telling (one h1, a form, a code block, a table, time stamps).
 COUNTED_TAGS = ("h1", "pre", "code", "table", "form", "textarea", "time", "article", "blockquote")
-_TAG = re.compile(r"<(%s)(?=[\s>/])([^>]*)>([^<]{0,%d})" % ("|".join(_TAGS), TEXT_AFTER))
-_JSONLD_TYPE = re.compile(r'"@type"\s*:\s*(\[[^\]]{0,200}\]|"[^"]{0,60}")')
-_ITEMTYPE = re.compile(r'itemtype=["\']?https?://schema\.org/(\w+)')
-_OG_TYPE = re.compile(r'og:type["\']?\s+content=["\']?([\w.:-]*)'
-                      r'|content=["\']?([\w.:-]*)["\']?\s+(?:property|name)=["\']?og:type')
-_CLASS = re.compile(r'class=["\']([^"\']*)')
-_WORD = re.compile(r"[a-z]+")
-_PRICE = re.compile(r"[$€£¥₹₽]\s?\d|\d\s?(?:€|₽|zł|kr|USD|EUR|GBP)\b")
-# Text runs of at least RUN_CHARS characters between two tags (paragraphs, teasers, posts; script and
-# style bodies dropped by their braces), and the markup between two runs that still keeps them in one
-# region (RUN_GAP, chars): the best region's share of the page's text is what sets an article apart.
-RUN_CHARS = 80
-RUN_GAP = 2000
-_RUN = re.compile(r">([^<]{%d,})" % RUN_CHARS)
-# Literal marks of a dated, authored piece (schema.org, Open Graph, HTML ``<time>``, hAtom).
-DATED = ("datePublished", "article:published_time", "<time", "author", "byline")
-# The page is read up to its BODY_WINDOW-th character, a bound for pathological pages. A window of the
+_TAG_INDEX = {t: i for i, t in enumerate(TAGS)}
+_JSONLD_TYPE = re.compile(rb'"@type"\s*:\s*(\[[^\]]{0,200}\]|"[^"]{0,60}")')
+_ITEMTYPE = re.compile(rb"""itemtype=["']?https?://schema\.org/(\w+)""")
+_OG_TYPE = re.compile(rb"""og:type["']?\s+content=["']?([\w.:-]*)"""
+                      rb"""|content=["']?([\w.:-]*)["']?\s+(?:property|name)=["']?og:type""")
+_NAME = re.compile(rb"\w+")
+# The literals the patterns above start with, as the page scan finds them first.
+_JSONLD_AT, _ITEMTYPE_AT, _ = (a.encode() for a in ANCHORS)
+# The page is read up to its BODY_WINDOW-th byte, a bound for pathological pages. A window of the
 # first screens was measured and refused: 60,000 characters past <body> cut the judgement's cost from
 # ~50 % to ~25 % of an extraction on wcxb_dev but its held-out macro-F1 from 0.726 to 0.667 and the r2l
 # articles judged article from 17 to 12 of 18 (measured with the window starting at <body>; compare
@@ -82,21 +72,6 @@ BODY_WINDOW = 4_000_000
 # Room around an ``og:type`` mention for its ``content`` attribute, before or after it.
 OG_WINDOW = 200
 _URL_DATE = re.compile(r"/(?:19|20)\d\d/(?:[01]?\d/)?")
-
-# Words of the class/id attributes that are evidence of a page type (class names are written in
-# English on most sites whatever their language): posts and replies, prices and carts, teaser cards,
-# code highlighting. Counted once per attribute.
-CLASS_WORDS = (
-    "comment", "comments", "reply", "replies", "post", "posts", "thread", "topic", "message", "author", "avatar",
-    "user", "username", "vote", "votes", "answer", "question", "quote", "signature", "price", "product", "products",
-    "cart", "sku", "variant", "swatch", "quantity", "qty", "rating", "review", "reviews", "stock", "buy", "card",
-    "cards", "item", "items", "teaser", "excerpt", "summary", "grid", "tile", "list", "listing", "archive", "feed",
-    "pagination", "pager", "highlight", "hljs", "code", "syntax", "docs", "doc", "toc", "sidebar", "breadcrumb",
-    "hero", "cta", "btn", "button", "feature", "features", "pricing", "plan", "testimonial", "service", "services",
-    "entry", "article", "story", "news", "byline", "date", "meta", "tag", "tags", "category", "forum", "spec",
-    "specs", "specification", "collection", "filter", "sort", "wishlist", "body", "content", "prose", "markdown",
-)
-_CLASS_INDEX = {w: i for i, w in enumerate(CLASS_WORDS)}
 
 # schema.org types (JSON-LD @type, microdata itemtype) grouped by the page type they are evidence of.
 MARKUP_GROUPS: dict[str, tuple[str, ...]] = {
@@ -114,7 +89,7 @@ MARKUP_GROUPS: dict[str, tuple[str, ...]] = {
     "webpage": ("WebPage",),
     "person": ("Person",),
 }
-_MARKUP_OF = {t: g for g, types in MARKUP_GROUPS.items() for t in types}
+_MARKUP_OF = {t.encode(): g for g, types in MARKUP_GROUPS.items() for t in types}
 OG_TYPES = ("article", "product", "website")
 
 # Path segments that say what a page is in any language's site (the URL shape, never a site's name).
@@ -136,23 +111,33 @@ def _log(x: float) -> float:
     return math.log1p(x)
 
 
-def _markup(html: str) -> Counter[str]:
-    """Counts of the page's schema.org types by group, and its og:type."""
+def _matches(html: bytes, literal: bytes, pattern: re.Pattern[bytes], at: int) -> Iterator[re.Match[bytes]]:
+    """``pattern.finditer(html)`` for a pattern that starts with ``literal``, first found at ``at``
+    (-1: nowhere): found by the literal (a byte search) rather than by the regex engine trying every position."""
+    while at >= 0:
+        m = pattern.match(html, at)
+        if m:
+            yield m
+        at = html.find(literal, m.end() if m else at + 1)
+
+
+def _markup(html: bytes, anchors: tuple[int, ...]) -> Counter[str]:
+    """Counts of the page's schema.org types by group, and its og:type; ``anchors``: where each of
+    :data:`mcecrawl.algorithms.pagescan.ANCHORS` is first found in ``html``."""
+    jsonld, itemtype, at = anchors
     groups: Counter[str] = Counter()
-    if '"@type"' in html:
-        for value in _JSONLD_TYPE.findall(html):
-            for t in re.findall(r"\w+", value):
-                if t in _MARKUP_OF:
-                    groups[_MARKUP_OF[t]] += 1
-    if "itemtype" in html:
-        for t in _ITEMTYPE.findall(html):
+    for m in _matches(html, _JSONLD_AT, _JSONLD_TYPE, jsonld):
+        for t in _NAME.findall(m.group(1)):
             if t in _MARKUP_OF:
                 groups[_MARKUP_OF[t]] += 1
-    at = html.find("og:type")
+    for m in _matches(html, _ITEMTYPE_AT, _ITEMTYPE, itemtype):
+        if m.group(1) in _MARKUP_OF:
+            groups[_MARKUP_OF[m.group(1)]] += 1
     if at >= 0:
-        m = _OG_TYPE.search(html[max(0, at - OG_WINDOW):at + OG_WINDOW])
-        if m:
-            og = (m.group(1) or m.group(2) or "").lower().split(".")[0].split(":")[0]
+        og_match = _OG_TYPE.search(html[max(0, at - OG_WINDOW):at + OG_WINDOW])
+        if og_match:
+            value = og_match.group(1) or og_match.group(2) or b""
+            og = value.lower().split(b".")[0].split(b":")[0].decode("ascii")
             groups["og:" + (og if og in OG_TYPES else "other")] += 1
     return groups
 
@@ -180,90 +165,36 @@ def _url_features(url: str | None) -> list[float]:
     return out
 
 
-def features(html: str, url: str | None = None) -> np.ndarray:
-    """The page's feature vector (see FEATURE_NAMES)."""
-    tags: Counter[str] = Counter()
-    class_words = [0] * len(CLASS_WORDS)
-    class_values: Counter[str] = Counter()
-    p_text = long_p = a_text = headline_links = short_links = 0
-    linked_headlines = 0
-    code_text = 0
-    prev = ""
-    prev_empty = False
-    texts = []
-    body = html[:BODY_WINDOW]
-    for tag, attrs, text in _TAG.findall(body):
-        tags[tag] += 1
-        n = len(text.strip()) if text else 0
-        if tag == "p":
-            p_text += n
-            long_p += n >= 80
-        elif tag == "a":
-            a_text += n
-            if 25 <= n <= 150:
-                headline_links += 1
-            elif 0 < n < 25:
-                short_links += 1
-            if prev in ("h2", "h3", "h4") and prev_empty:
-                linked_headlines += 1
-        elif tag in ("h2", "h3", "h4") and prev == "a" and prev_empty:
-            linked_headlines += 1
-        elif tag in ("pre", "code"):
-            code_text += n
-        if "class=" in attrs:
-            m = _CLASS.search(attrs)
-            if m and m.group(1):
-                class_values[m.group(1)] += 1
-        if n:
-            texts.append(text)
-        prev, prev_empty = tag, n == 0
-    # Words of each distinct class value, counted as often as the value occurs (the same counts as
-    # reading every attribute, for a fraction of the work: templates repeat their class values).
-    for value, count in class_values.items():
-        for w in set(_WORD.findall(value.lower())):
-            i = _CLASS_INDEX.get(w)
-            if i is not None:
-                class_words[i] += count
-    markup = _markup(body)
-    runs = [(m.start(), len(t)) for m in _RUN.finditer(body)
-            if "{" not in (t := m.group(1)) and '":' not in t]
-    run_chars = sum(n for _, n in runs)
-    best = cur = clusters = 0
-    end = -RUN_GAP - 1
-    for start, n in runs:
-        if start - end > RUN_GAP:
-            clusters += 1
-            cur = 0
-        cur += n
-        best = max(best, cur)
-        end = start + n
-    repeats = sorted(class_values.values(), reverse=True)
-    total_tags = sum(tags.values()) or 1
-    text = p_text + a_text + 1
+def features(html: str | bytes, url: str | None = None) -> np.ndarray:
+    """The page's feature vector (see FEATURE_NAMES); ``html`` is the page or its UTF-8 bytes."""
+    body = (html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html)[:BODY_WINDOW]
+    s = page_scan(body)
+    markup = _markup(body, s.anchors)
+    total_tags = sum(s.tags) or 1
+    text = s.p_text + s.a_text + 1
     # Tag mixes as shares, not counts: a page's size says more about its site than its type.
-    out = [tags[t] / total_tags for t in _TAGS]
-    out += [float(tags[t] > 0) for t in COUNTED_TAGS]
-    out += [_log(p_text), _log(long_p), _log(a_text), a_text / text, _log(headline_links), _log(short_links),
-            _log(linked_headlines), _log(code_text), code_text / text,
-            _log(len(_PRICE.findall(" ".join(texts))))]
-    out += [_log(repeats[0] if repeats else 0), _log(repeats[4] if len(repeats) > 4 else 0),
-            _log(sum(1 for c in repeats if c >= 8)), float(tags["h1"] == 1)]
-    out += [_log(len(runs)), _log(sum(1 for _, n in runs if n >= 200)), _log(run_chars),
-            _log(max((n for _, n in runs), default=0)), _log(best), best / (run_chars or 1), _log(clusters)]
-    out += [_log(body.count(d)) for d in DATED]
-    out += [_log(c) for c in class_words]
+    out = [n / total_tags for n in s.tags]
+    out += [float(s.tags[_TAG_INDEX[t]] > 0) for t in COUNTED_TAGS]
+    out += [_log(s.p_text), _log(s.long_p), _log(s.a_text), s.a_text / text, _log(s.headline_links),
+            _log(s.short_links), _log(s.linked_headlines), _log(s.code_text), s.code_text / text, _log(s.prices)]
+    out += [_log(s.top_class_repeat), _log(s.fifth_class_repeat), _log(s.classes_repeated),
+            float(s.tags[_TAG_INDEX["h1"]] == 1)]
+    out += [_log(s.runs), _log(s.long_runs), _log(s.run_chars), _log(s.longest_run), _log(s.best_region),
+            s.best_region / (s.run_chars or 1), _log(s.regions)]
+    out += [_log(c) for c in s.marks]
+    out += [_log(c) for c in s.class_words]
     out += [_log(markup[g]) for g in MARKUP_GROUPS] + [float(markup["og:" + o] > 0) for o in (*OG_TYPES, "other")]
     out += _url_features(url)
     return np.asarray(out, dtype=np.float64)
 
 
 FEATURE_NAMES: tuple[str, ...] = (
-    *(f"share_{t}" for t in _TAGS), *(f"has_{t}" for t in COUNTED_TAGS),
+    *(f"share_{t}" for t in TAGS), *(f"has_{t}" for t in COUNTED_TAGS),
     "log_p_text", "log_long_p", "log_a_text", "link_text_share", "log_headline_links", "log_short_links",
     "log_linked_headlines", "log_code_text", "code_text_share", "log_prices",
     "log_top_class_repeat", "log_fifth_class_repeat", "log_classes_repeated_8", "one_h1",
     "log_runs", "log_runs_200", "log_run_chars", "log_longest_run", "log_best_region", "best_region_share",
-    "log_regions", *(f"log_dated_{d.strip('<:')}" for d in DATED),
+    "log_regions", *(f"log_dated_{d.strip('<:')}" for d in MARKS),
     *(f"class_{w}" for w in CLASS_WORDS),
     *(f"markup_{g}" for g in MARKUP_GROUPS), *(f"og_{o}" for o in (*OG_TYPES, "other")),
     *(f"url_{t}" for t in URL_WORDS), "url_depth", "url_home", "url_slug_words", "url_date", "url_numeric_id",
@@ -316,11 +247,9 @@ def decide(x: np.ndarray, probs: dict[str, float]) -> tuple[str, str]:
 def judge(html: str | bytes, url: str | None = None, *, tree: Any = None) -> Judgement:
     """The page type of ``html`` (fetched from ``url`` when given), with the evidence that decided.
 
-    ``html`` may also be UTF-8 bytes. ``tree`` (an lxml root of the page) is accepted so callers
-    holding one can pass it; the byte-level features do not need it.
+    ``html`` may also be UTF-8 bytes (a crawl's page, read as it is). ``tree`` (an lxml root of the
+    page) is accepted so callers holding one can pass it; the byte-level features do not need it.
     """
-    if isinstance(html, bytes):  # a crawl's UTF-8 page, as the byte-reading extractions take it
-        html = html.decode("utf-8", "replace")
     if not html or not html.strip():
         return Judgement("other", "empty page", 1.0)
     x = features(html, url)

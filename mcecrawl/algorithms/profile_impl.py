@@ -5,7 +5,9 @@ specification); ``_lineprofile`` (Cython, ``_lineprofile.pyx``) computes the sam
 loops over the page's bytes.  :func:`mcecrawl.algorithms.cleaning.blocks` (the cleaning walk) and
 :func:`mcecrawl.algorithms.cleaning.paragraphs` (the plain walk) are the references of the walk
 over a region's tree; ``_cleaning`` (Cython over lxml's public C API) walks the same tree with the
-same rules.  This module gives both one interface, as msgpack-python pairs
+same rules.  :func:`mcecrawl.algorithms.pagescan.scan` (regular expressions over bytes) is the
+reference of the page-type judgement's pass; ``_pagescan`` counts the same in one C loop.  This
+module gives both one interface, as msgpack-python pairs
 its ``_cmsgpack`` with its ``fallback``: the algorithms call the functions below and never know
 which one ran.
 
@@ -25,6 +27,7 @@ import numpy as np
 
 from mcecrawl.algorithms import cleaning as cleaning_reference
 from mcecrawl.algorithms import lines as reference
+from mcecrawl.algorithms import pagescan as pagescan_reference
 from mcecrawl.algorithms.cleaning_words import (
     BLOCK_TAGS,
     CLUTTER_ATTRIBUTES,
@@ -51,7 +54,19 @@ try:
 except ImportError:  # not built, or built against an lxml whose C API this one lacks
     cleaning = None
 
-_use_compiled = compiled is not None and cleaning is not None and os.environ.get(FORCE_REFERENCE_ENV, "") in ("", "0")
+pagescan: ModuleType | None
+try:
+    from mcecrawl.algorithms import _pagescan as pagescan  # type: ignore[attr-defined,no-redef]
+except ImportError:  # not built
+    pagescan = None
+
+
+
+def _all_built() -> bool:
+    return compiled is not None and cleaning is not None and pagescan is not None
+
+
+_use_compiled = _all_built() and os.environ.get(FORCE_REFERENCE_ENV, "") in ("", "0")
 
 
 def current() -> str:
@@ -60,8 +75,8 @@ def current() -> str:
 
 
 def available() -> tuple[str, ...]:
-    """The implementations this installation has (compiled: both compiled modules are built)."""
-    return (COMPILED, REFERENCE) if compiled is not None and cleaning is not None else (REFERENCE,)
+    """The implementations this installation has (compiled: every compiled module is built)."""
+    return (COMPILED, REFERENCE) if _all_built() else (REFERENCE,)
 
 
 def use(name: str) -> None:
@@ -74,12 +89,13 @@ def use(name: str) -> None:
 
 def describe() -> str:
     """One line for ``mcecrawl --version``."""
-    if compiled is None or cleaning is None:
-        missing = " and ".join(n for n, m in (("_lineprofile", compiled), ("_cleaning", cleaning)) if m is None)
+    if not _all_built():
+        missing = " and ".join(n for n, m in (("_lineprofile", compiled), ("_cleaning", cleaning),
+                                              ("_pagescan", pagescan)) if m is None)
         return f"extraction core: reference (numpy and Python; {missing} not built)"
     if not _use_compiled:
         return f"extraction core: reference (numpy and Python; forced by {FORCE_REFERENCE_ENV})"
-    return "extraction core: compiled (Cython: _lineprofile, _cleaning)"
+    return "extraction core: compiled (Cython: _lineprofile, _cleaning, _pagescan)"
 
 
 def _c() -> Any:
@@ -125,6 +141,13 @@ def tree_paragraphs(root: Any) -> list[str]:
         if out is not None:
             return out
     return cleaning_reference.paragraphs(root)
+
+
+def page_scan(body: bytes) -> pagescan_reference.PageScan:
+    """:func:`mcecrawl.algorithms.pagescan.scan` (compiled: one C loop over the bytes)."""
+    if _use_compiled and pagescan is not None:
+        return pagescan_reference.PageScan(*pagescan.scan(body))
+    return pagescan_reference.scan(body)
 
 
 def _i64(buf: bytearray) -> np.ndarray:

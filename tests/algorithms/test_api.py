@@ -106,3 +106,23 @@ def test_sniff_binary_leaves_text_alone(fa_page):
     assert sniff_binary(fa_page) is None
     assert sniff_binary("<p>سلام</p>".encode("utf-16")) is None
     assert sniff_binary(PNG) == "PNG image"
+
+
+def test_a_failing_typed_reading_leaves_the_article_reading(monkeypatch, fa_page):
+    """A page judged another type whose typed reading raises (lxml refuses a control character a
+    mutated page carried, say) is the article reading with the failure as its reason, not an error."""
+    import mcecrawl.algorithms as algorithms
+    from mcecrawl.algorithms import typed
+    from mcecrawl.algorithms.pagetype import Judgement
+
+    expected = mcecrawl.extract(fa_page, page_type="article").text
+    monkeypatch.setattr(algorithms, "_judge", lambda: lambda html, url=None: Judgement("documentation", "test", 0.9))
+
+    def boom(*args, **kwargs):
+        raise ValueError("All strings must be XML compatible")
+
+    monkeypatch.setattr(typed, "extract_as", boom)
+    result = mcecrawl.extract(fa_page)
+    assert result.ok and result.page_type == "article" and ARTICLE[0] in result.text
+    assert "documentation" in result.page_type_reason and "XML compatible" in result.page_type_reason
+    assert result.text == expected

@@ -1,0 +1,385 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled twin of the page-type judgement's pass (reference: :mod:`mcecrawl.algorithms.pagescan`).
+
+:func:`scan` returns the fields of :class:`mcecrawl.algorithms.pagescan.PageScan`, in order, exactly
+as the reference computes them with its regular expressions (the tests compare both on every dev
+page and on a fuzz corpus).  Two plain C loops over the page's bytes: the structural tags with the
+text after each, then the runs of text.  Every read is bounded by the page's length by
+construction; the constants and the tag and word lists are the reference's own, read at import.
+"""
+from libc.stdint cimport int64_t, uint8_t
+from libc.string cimport memchr, memcmp
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_SetItem
+from cpython.object cimport PyObject
+
+from mcecrawl.algorithms import pagescan as _reference
+
+ctypedef Py_ssize_t isize
+
+cdef isize TEXT_AFTER = _reference.TEXT_AFTER
+cdef int64_t LONG_PARAGRAPH = _reference.LONG_PARAGRAPH
+cdef int64_t HEADLINE_MIN = _reference.HEADLINE_MIN
+cdef int64_t HEADLINE_MAX = _reference.HEADLINE_MAX
+cdef int64_t RUN_CHARS = _reference.RUN_CHARS
+cdef int64_t RUN_GAP = _reference.RUN_GAP
+cdef int64_t LONG_RUN = _reference.LONG_RUN
+cdef int64_t TEMPLATE_REPEAT = _reference.TEMPLATE_REPEAT
+
+# The tag names, as bytes kept alive here, and the indices the loop treats apart.
+DEF MAX_TAGS = 64
+DEF MAX_NAME = 16
+cdef tuple _TAG_NAMES = tuple(t.encode("ascii") for t in _reference.TAGS)
+cdef isize N_TAGS = len(_TAG_NAMES)
+cdef const char* _tag_ptr[MAX_TAGS]
+cdef isize _tag_len[MAX_TAGS]
+cdef isize _i
+if N_TAGS > MAX_TAGS or max(len(t) for t in _TAG_NAMES) >= MAX_NAME:
+    raise ImportError("pagescan.TAGS outgrew the compiled scan's tables; raise MAX_TAGS/MAX_NAME")
+for _i in range(N_TAGS):
+    _tag_ptr[_i] = _TAG_NAMES[_i]
+    _tag_len[_i] = len(_TAG_NAMES[_i])
+cdef int TAG_A = _reference.TAGS.index("a")
+cdef int TAG_P = _reference.TAGS.index("p")
+cdef int TAG_H2 = _reference.TAGS.index("h2")
+cdef int TAG_H3 = _reference.TAGS.index("h3")
+cdef int TAG_H4 = _reference.TAGS.index("h4")
+cdef int TAG_PRE = _reference.TAGS.index("pre")
+cdef int TAG_CODE = _reference.TAGS.index("code")
+
+cdef dict _WORD_INDEX = {w.encode("ascii"): i for i, w in enumerate(_reference.CLASS_WORDS)}
+cdef isize N_WORDS = len(_reference.CLASS_WORDS)
+cdef tuple _BEFORE = tuple(c.encode("utf-8") for c in _reference.CURRENCY_BEFORE)
+cdef tuple _AFTER = tuple(c.encode("utf-8") for c in _reference.CURRENCY_AFTER)
+# The marks counted anywhere in the page: their bytes kept alive here, and the bytes they start with.
+DEF MAX_MARKS = 16
+# (the ANCHORS follow the MARKS in one table: the first offset of each is what is kept)
+cdef tuple _MARK_BYTES = tuple(m.encode("utf-8") for m in _reference.MARKS + _reference.ANCHORS)
+cdef isize N_COUNTED = len(_reference.MARKS)
+cdef isize N_MARKS = len(_MARK_BYTES)
+cdef const char* _mark_ptr[MAX_MARKS]
+cdef isize _mark_len[MAX_MARKS]
+cdef uint8_t _mark_pair[65536]  # 1 where two bytes start a mark (marks of one byte: every second byte)
+if N_MARKS > MAX_MARKS or any(len(m) == 0 for m in _MARK_BYTES):
+    raise ImportError("pagescan.MARKS outgrew the compiled scan's table (or holds an empty mark)")
+for _i in range(N_MARKS):
+    _mark_ptr[_i] = _MARK_BYTES[_i]
+    _mark_len[_i] = len(_MARK_BYTES[_i])
+for _i in range(65536):
+    _mark_pair[_i] = any(m[0] == _i >> 8 and (len(m) == 1 or m[1] == _i & 0xFF) for m in _MARK_BYTES)
+cdef bint _first_of_sign[256]
+for _i in range(256):
+    _first_of_sign[_i] = any(c[0] == _i for c in _BEFORE)
+
+
+cdef inline bint _space(uint8_t c) noexcept nogil:
+    # \s of a bytes regex, and what bytes.strip() strips: space, \t \n \v \f \r
+    return c == 0x20 or (0x09 <= c <= 0x0D)
+
+
+cdef inline bint _digit(uint8_t c) noexcept nogil:
+    return 0x30 <= c <= 0x39
+
+
+cdef inline bint _word(const uint8_t* s, isize n, isize i) noexcept nogil:
+    # \w of a bytes regex at i ([A-Za-z0-9_]); outside the text: not a word byte
+    if i < 0 or i >= n:
+        return False
+    cdef uint8_t c = s[i]
+    return (0x41 <= c <= 0x5A) or (0x61 <= c <= 0x7A) or _digit(c) or c == 0x5F
+
+
+cdef inline bint _delimiter(uint8_t c) noexcept nogil:
+    # the lookahead after a tag name: (?=[\s>/])
+    return _space(c) or c == 0x3E or c == 0x2F
+
+
+cdef inline int64_t _chars(const uint8_t* s, isize start, isize end) noexcept nogil:
+    cdef int64_t k = 0
+    cdef isize i
+    for i in range(start, end):
+        k += (s[i] & 0xC0) != 0x80
+    return k
+
+
+cdef inline isize _starts_with(const uint8_t* s, isize n, isize i, bytes word):
+    """Length of ``word`` when the text at ``i`` starts with it, else 0."""
+    cdef isize k = len(word)
+    if k == 0 or n - i < k or memcmp(s + i, <const char*>word, k) != 0:
+        return 0
+    return k
+
+
+cdef isize _price_at(const uint8_t* s, isize n, isize i):
+    """End of the reference's price pattern matched at ``i``, or -1 (alternatives in its order)."""
+    cdef isize k, j, m
+    cdef bytes c
+    for c in _BEFORE:  # [sign]\s?\d
+        k = _starts_with(s, n, i, c)
+        if k:
+            j = i + k
+            if j + 1 < n and _space(s[j]) and _digit(s[j + 1]):
+                return j + 2
+            if j < n and _digit(s[j]):
+                return j + 1
+            break  # the signs share no prefix that would let another one match here
+    if _digit(s[i]):  # \d\s?(word)\b, the space taken first
+        for j in ((i + 2) if i + 1 < n and _space(s[i + 1]) else -1, i + 1):
+            if j < 0:
+                continue
+            for c in _AFTER:
+                k = _starts_with(s, n, j, c)
+                if k:
+                    m = j + k
+                    if _word(s, n, m - 1) != _word(s, n, m):
+                        return m
+    return -1
+
+
+cdef int64_t _prices(const uint8_t* s, isize start, isize end):
+    """Non-overlapping matches of the price pattern in s[start:end], as ``findall`` counts them."""
+    cdef int64_t count = 0
+    cdef isize i = 0, m
+    cdef const uint8_t* t = s + start
+    cdef isize n = end - start
+    while i < n:
+        if not (_digit(t[i]) or _first_of_sign[t[i]]):  # no match can start here
+            i += 1
+            continue
+        m = _price_at(t, n, i)
+        if m > i:
+            count += 1
+            i = m
+        else:
+            i += 1
+    return count
+
+
+cdef int _tag_at(const uint8_t* s, isize n, isize i):
+    """The index in TAGS of the tag opening at ``s[i] == '<'``, followed by a delimiter; -1 if none."""
+    cdef isize j = i + 1, k
+    while j < n and j - i - 1 < MAX_NAME and not _delimiter(s[j]):
+        j += 1
+    if j >= n or not _delimiter(s[j]):
+        return -1
+    k = j - i - 1
+    cdef int t
+    for t in range(N_TAGS):
+        if _tag_len[t] == k and memcmp(s + i + 1, _tag_ptr[t], k) == 0:
+            return t
+    return -1
+
+
+cdef isize _class_value(const uint8_t* s, isize start, isize end, isize* value_end):
+    """Start of the first ``class="...`` (or ``'``) value in s[start:end], its end in ``value_end``; -1 if none."""
+    cdef isize k = start, v
+    while k + 6 < end:
+        if s[k] == 0x63 and memcmp(s + k, b"class=", 6) == 0 and (s[k + 6] == 0x22 or s[k + 6] == 0x27):
+            v = k + 7
+            value_end[0] = v
+            while value_end[0] < end and s[value_end[0]] != 0x22 and s[value_end[0]] != 0x27:
+                value_end[0] += 1
+            return v
+        k += 1
+    return -1
+
+
+cdef uint8_t _NOTHING = 0
+
+
+def scan(const uint8_t[::1] body):
+    """The fields of :class:`mcecrawl.algorithms.pagescan.PageScan` for ``body`` (bytes, or any
+    contiguous buffer of bytes), as a tuple."""
+    cdef isize n = body.shape[0]
+    cdef const uint8_t* s = &body[0] if n else &_NOTHING
+    cdef int64_t tags[MAX_TAGS]
+    cdef isize i = 0, j, gt, end, ts, te, vs, ve
+    cdef int t, prev = -1
+    cdef bint prev_empty = False
+    cdef int64_t c, p_text = 0, long_p = 0, a_text = 0, headline_links = 0, short_links = 0
+    cdef int64_t linked_headlines = 0, code_text = 0, prices = 0
+    cdef const void* hit
+    cdef dict values = {}
+    cdef PyObject* old
+    cdef bytes key
+    for t in range(N_TAGS):
+        tags[t] = 0
+    while i < n:
+        hit = memchr(s + i, 0x3C, n - i)  # '<'
+        if hit == NULL:
+            break
+        i = <const uint8_t*>hit - s
+        t = _tag_at(s, n, i)
+        if t < 0:
+            i += 1
+            continue
+        j = i + 1 + _tag_len[t]
+        hit = memchr(s + j, 0x3E, n - j)  # '>' ends the attributes; none left: no tag can close
+        if hit == NULL:
+            break
+        gt = <const uint8_t*>hit - s
+        end = gt + 1 + TEXT_AFTER if gt + 1 + TEXT_AFTER < n else n
+        hit = memchr(s + gt + 1, 0x3C, end - gt - 1)
+        if hit != NULL:
+            end = <const uint8_t*>hit - s
+        tags[t] += 1
+        ts, te = gt + 1, end
+        while ts < te and _space(s[ts]):
+            ts += 1
+        while te > ts and _space(s[te - 1]):
+            te -= 1
+        c = _chars(s, ts, te)
+        if t == TAG_P:
+            p_text += c
+            long_p += c >= LONG_PARAGRAPH
+        elif t == TAG_A:
+            a_text += c
+            if HEADLINE_MIN <= c <= HEADLINE_MAX:
+                headline_links += 1
+            elif 0 < c < HEADLINE_MIN:
+                short_links += 1
+            if (prev == TAG_H2 or prev == TAG_H3 or prev == TAG_H4) and prev_empty:
+                linked_headlines += 1
+        elif (t == TAG_H2 or t == TAG_H3 or t == TAG_H4) and prev == TAG_A and prev_empty:
+            linked_headlines += 1
+        elif t == TAG_PRE or t == TAG_CODE:
+            code_text += c
+        vs = _class_value(s, j, gt, &ve)
+        if vs >= 0 and ve > vs:
+            key = PyBytes_FromStringAndSize(<const char*>s + vs, ve - vs)
+            old = PyDict_GetItem(values, key)
+            PyDict_SetItem(values, key, (<object>old) + 1 if old != NULL else 1)
+        if c:
+            prices += _prices(s, gt + 1, end)
+        prev, prev_empty = t, c == 0
+        i = end
+    class_words, top, fifth, repeated = _class_counts(values)
+    runs = _runs(s, n) + _marks(s, n)
+    return ((tuple([tags[t] for t in range(N_TAGS)]), p_text, long_p, a_text, headline_links, short_links,
+             linked_headlines, code_text, prices, top, fifth, repeated, class_words) + runs)
+
+
+cdef tuple _class_counts(dict values):
+    """Each class word's tags (words of a distinct value counted once, as often as the value
+    occurs), and the most, the fifth most repeated value's count and the values repeated as templates."""
+    cdef int64_t words[256]
+    cdef int64_t seen[256]
+    cdef int64_t best[5]
+    cdef isize pos = 0, k, a, b, serial = 0
+    cdef PyObject* pkey
+    cdef PyObject* pval
+    cdef PyObject* found
+    cdef int64_t count, repeated = 0, x
+    cdef const uint8_t* v
+    cdef isize m
+    cdef char token[64]
+    cdef uint8_t ch
+    if N_WORDS > 256:
+        raise RuntimeError("pagescan.CLASS_WORDS outgrew the compiled scan's table")
+    for k in range(256):
+        words[k] = 0
+        seen[k] = -1
+    for k in range(5):
+        best[k] = 0
+    while PyDict_Next(values, &pos, &pkey, &pval):
+        count = <object>pval
+        repeated += count >= TEMPLATE_REPEAT
+        x = count
+        for k in range(5):  # keep the five largest counts, in order
+            if x > best[k]:
+                x, best[k] = best[k], x
+        v = <bytes>pkey
+        m = len(<bytes>pkey)
+        serial += 1
+        a = 0
+        while a < m:
+            ch = v[a] | 0x20 if 0x41 <= v[a] <= 0x5A else v[a]
+            if not (0x61 <= ch <= 0x7A):
+                a += 1
+                continue
+            b = a
+            while b < m and (0x61 <= (v[b] | 0x20 if 0x41 <= v[b] <= 0x5A else v[b]) <= 0x7A):
+                b += 1
+            if b - a <= 63:  # no class word is longer; a longer token is none of them
+                for k in range(b - a):
+                    token[k] = <char>(v[a + k] | 0x20 if 0x41 <= v[a + k] <= 0x5A else v[a + k])
+                found = PyDict_GetItem(_WORD_INDEX, PyBytes_FromStringAndSize(token, b - a))
+                if found != NULL:
+                    k = <object>found
+                    if seen[k] != serial:
+                        seen[k] = serial
+                        words[k] += count
+            a = b
+    return tuple([words[k] for k in range(N_WORDS)]), best[0], best[4], repeated
+
+
+cdef tuple _runs(const uint8_t* s, isize n):
+    """Runs of text (``>`` then RUN_CHARS bytes or more up to ``<``, at least RUN_CHARS characters,
+    no ``{`` nor ``":``) and their regions."""
+    cdef isize i = 0, q, e, size
+    cdef const void* hit
+    cdef int64_t runs = 0, long_runs = 0, run_chars = 0, longest = 0, best = 0, cur = 0, regions = 0
+    cdef int64_t last_end = -RUN_GAP - 1, c
+    while i < n:
+        hit = memchr(s + i, 0x3E, n - i)  # '>'
+        if hit == NULL:
+            break
+        q = <const uint8_t*>hit - s
+        hit = memchr(s + q + 1, 0x3C, n - q - 1)
+        e = <const uint8_t*>hit - s if hit != NULL else n
+        size = e - q - 1
+        if size < RUN_CHARS:
+            i = q + 1
+            continue
+        i = e
+        c = _chars(s, q + 1, e)
+        if c < RUN_CHARS or memchr(s + q + 1, 0x7B, size) != NULL or _has_json_key(s, q + 1, e):
+            continue
+        runs += 1
+        long_runs += c >= LONG_RUN
+        run_chars += c
+        if c > longest:
+            longest = c
+        if q - last_end > RUN_GAP:
+            regions += 1
+            cur = 0
+        cur += c
+        if cur > best:
+            best = cur
+        last_end = q + size
+    return runs, long_runs, run_chars, longest, best, regions
+
+
+cdef inline bint _has_json_key(const uint8_t* s, isize start, isize end) noexcept nogil:
+    """Whether s[start:end] holds ``":``."""
+    cdef isize k
+    for k in range(start, end - 1):
+        if s[k] == 0x22 and s[k + 1] == 0x3A:
+            return True
+    return False
+
+
+cdef tuple _marks(const uint8_t* s, isize n):
+    """Occurrences of each of MARKS in s[:n], each counted as ``bytes.count`` does (not overlapping
+    itself), and the first offset of each of ANCHORS (-1 where absent)."""
+    cdef int64_t counts[MAX_MARKS]
+    cdef isize free_from[MAX_MARKS]
+    cdef isize i, k
+    cdef uint8_t c
+    for k in range(N_MARKS):
+        counts[k] = 0 if k < N_COUNTED else -1
+        free_from[k] = 0
+    for i in range(n):
+        c = s[i]
+        if not _mark_pair[(<isize>c << 8) | (s[i + 1] if i + 1 < n else 0)]:
+            continue
+        for k in range(N_MARKS):
+            if (<uint8_t>_mark_ptr[k][0] == c and i >= free_from[k] and n - i >= _mark_len[k]
+                    and memcmp(s + i, _mark_ptr[k], _mark_len[k]) == 0):
+                if k < N_COUNTED:
+                    counts[k] += 1
+                    free_from[k] = i + _mark_len[k]
+                elif counts[k] < 0:
+                    counts[k] = i
+                    free_from[k] = n  # found: not looked for again
+    return (tuple([counts[k] for k in range(N_COUNTED)]), tuple([counts[k] for k in range(N_COUNTED, N_MARKS)]))
