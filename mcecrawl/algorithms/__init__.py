@@ -132,7 +132,7 @@ def _judged(page: str | bytes, url: str | None, page_type: str, confidence: floa
     """The default algorithm's extraction of ``page`` as judged: as its type when the judgement is
     sure enough (:func:`acted_on`) and the typed reading grows well past the article reading
     (:func:`mcecrawl.algorithms.typed.grown_enough`), else as an article."""
-    from mcecrawl.algorithms.typed import TYPED_MIN_GROWTH, extract_as, grown_enough
+    from mcecrawl.algorithms.typed import extract_as, grown_enough, min_growth
 
     read_as, why = acted_on(page_type, confidence, reason)
     article = get_algorithm(DEFAULT_ALGORITHM)(page, **params)
@@ -145,7 +145,7 @@ def _judged(page: str | bytes, url: str | None, page_type: str, confidence: floa
         why = f"{page_type} judged at {confidence:.2f}, but its reading failed ({e!r}): read as an article"
         return replace(article, page_type="article", page_type_reason=why)
     if not grown_enough(article, typed):
-        why = (f"{page_type} judged at {confidence:.2f}, but its reading is under {TYPED_MIN_GROWTH:g} times the "
+        why = (f"{page_type} judged at {confidence:.2f}, but its reading is under {min_growth(read_as):g} times the "
                f"article's text: read as an article ({reason})")
         return replace(article, page_type="article", page_type_reason=why)
     return replace(typed, page_type_reason=why)

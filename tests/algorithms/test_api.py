@@ -126,3 +126,22 @@ def test_a_failing_typed_reading_leaves_the_article_reading(monkeypatch, fa_page
     assert result.ok and result.page_type == "article" and ARTICLE[0] in result.text
     assert "documentation" in result.page_type_reason and "XML compatible" in result.page_type_reason
     assert result.text == expected
+
+
+@pytest.mark.parametrize("page_type, acted", [("documentation", True), ("service", True), ("listing", False),
+                                              ("forum", False)])
+def test_a_copy_reading_needs_the_article_text_a_list_reading_many_times_it(monkeypatch, fa_page, page_type, acted):
+    """A reading of the page's copy (product, documentation, service) a little longer than the article
+    reading is acted on; a list reading (listing, collection, forum) of that size is not (the items of
+    a list are many times the one teaser an article reading keeps)."""
+    import mcecrawl.algorithms as algorithms
+    from mcecrawl.algorithms import typed
+    from mcecrawl.algorithms.pagetype import Judgement
+
+    article = mcecrawl.extract(fa_page, page_type="article")
+    grown = list(article.paragraphs) + [f"{p} ({ARTICLE[1]})" for p in article.paragraphs]  # ~2.2x the article
+    monkeypatch.setattr(algorithms, "_judge", lambda: lambda html, url=None: Judgement(page_type, "test", 0.9))
+    monkeypatch.setitem(typed.CONTENT, page_type, lambda text: grown)
+    result = mcecrawl.extract(fa_page)
+    assert result.page_type == (page_type if acted else "article")
+    assert (result.text != article.text) == acted

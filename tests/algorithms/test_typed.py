@@ -80,6 +80,7 @@ def judged_as(monkeypatch: pytest.MonkeyPatch, page_type: str, confidence: float
     monkeypatch.setattr(algorithms, "_judge",
                         lambda: lambda html, url=None, **kw: FakeJudgement(page_type, "test", confidence))
     monkeypatch.setattr(typed, "TYPED_MIN_GROWTH", growth)
+    monkeypatch.setattr(typed, "TYPED_MIN_GROWTH_COPY", min(growth, typed.TYPED_MIN_GROWTH_COPY))
 
 
 def test_a_sure_judgement_is_acted_on_only_when_its_reading_grows_past_the_article(monkeypatch):
