@@ -138,16 +138,26 @@ _POSITIVE, _NEGATIVE, _MEDIA, _NOTICE, _BYLINE, _UNRELATED, _UNLIKELY, _CANDIDAT
     1 << k for k in range(10))
 
 
+_WORD_LISTS = ((_POSITIVE, POSITIVE), (_NEGATIVE, NEGATIVE), (_MEDIA, MEDIA), (_NOTICE, NOTICES), (_BYLINE, BYLINE),
+               (_UNRELATED, UNRELATED), (_UNLIKELY, UNLIKELY), (_CANDIDATE, MAYBE_CANDIDATE))
+# The same lists without re.IGNORECASE, for ASCII tokens lower-cased first: on ASCII text the two
+# match alike (the lists are written in lower case), and the case-sensitive search is ~3x faster
+# (93,690 class/id tokens of wcxb_dev: 1.38 s against 0.46 s).  Other tokens keep the patterns as
+# written (re.IGNORECASE folds some letters, "İ" or the Kelvin sign, unlike str.lower).
+_LOWER_WORD_LISTS = tuple((bit, re.compile(pattern.pattern)) for bit, pattern in _WORD_LISTS)
+if any(p.pattern != p.pattern.lower() for _, p in _WORD_LISTS):
+    raise ImportError("cleaning_words' word lists must be written in lower case (see _LOWER_WORD_LISTS)")
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _token_bits(token: str) -> int:
     """The word lists a token (a run of a value between plain spaces) matches, as bits."""
     if not token:
         return 0
     bits = 0
-    for bit, pattern in ((_POSITIVE, POSITIVE), (_NEGATIVE, NEGATIVE), (_MEDIA, MEDIA), (_NOTICE, NOTICES),
-                         (_BYLINE, BYLINE), (_UNRELATED, UNRELATED), (_UNLIKELY, UNLIKELY),
-                         (_CANDIDATE, MAYBE_CANDIDATE)):
-        if pattern.search(token):
+    text, lists = (token.lower(), _LOWER_WORD_LISTS) if token.isascii() else (token, _WORD_LISTS)
+    for bit, pattern in lists:
+        if pattern.search(text):
             bits |= bit
     lowered = token.lower()
     if lowered in UNLIKELY_ROLES or lowered in BOILERPLATE_TAGS:
@@ -167,9 +177,7 @@ def _words_bits(words: str) -> int:
 def _whole_value_bits(words: str) -> int:
     """The same bits from the patterns over the whole value (a value with other whitespace)."""
     bits = 0
-    for bit, pattern in ((_POSITIVE, POSITIVE), (_NEGATIVE, NEGATIVE), (_MEDIA, MEDIA), (_NOTICE, NOTICES),
-                         (_BYLINE, BYLINE), (_UNRELATED, UNRELATED), (_UNLIKELY, UNLIKELY),
-                         (_CANDIDATE, MAYBE_CANDIDATE)):
+    for bit, pattern in _WORD_LISTS:
         if pattern.search(words):
             bits |= bit
     tokens = set(words.lower().split())
