@@ -27,7 +27,6 @@ from typing import Any
 from lxml import etree
 
 from mcecrawl.algorithms import cleaning
-from mcecrawl.algorithms.cleaning_words import NOTICES
 from mcecrawl.algorithms.parse import DROPPED_TAGS, tree_paragraphs
 
 # Dropped as :func:`mcecrawl.algorithms.parse.parse_tree` drops them, except <noscript>: its
@@ -60,10 +59,10 @@ MAIN_MIN_SHARE = 0.3
 LINK_LIST_MIN_LINKS = 3
 LINK_LIST_MAX_SHARE = 0.8
 LINK_LIST_TAGS = frozenset({"ul", "ol", "menu"})
-
-_CANDIDATES = etree.XPath(
-    "descendant::*[@class or @id or @role or @style or @hidden or @aria-hidden or self::header or self::nav"
-    " or self::footer or self::aside or self::form]")
+# Characters libxml2 keeps in a page's text but refuses to be given back (outside XML 1.0's Char):
+# the C0 controls but tab, newline and carriage return, and U+FFFE/U+FFFF.  A page's vertical tab
+# in a tail moved by :func:`remove` raised ValueError before.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def page_tree(text: str | bytes) -> Any:
@@ -85,13 +84,17 @@ def page_tree(text: str | bytes) -> Any:
 
 def word_counts(root: Any) -> dict[Any, int]:
     """Phase 2: whitespace-separated words of each element's text (tails of its children
-    included, its own tail not), one post-order walk."""
+    included, its own tail not), one walk with a stack of running counts."""
     counts: dict[Any, int] = {}
-    for _, el in etree.iterwalk(root, events=("end",)):
-        n = len(el.text.split()) if el.text else 0
-        for child in el:
-            n += counts.get(child, 0) + (len(child.tail.split()) if child.tail else 0)
-        counts[el] = n
+    running = [0]  # the words so far of each open element, innermost last
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        if event == "start":
+            text = el.text
+            running.append(len(text.split()) if text else 0)
+            continue
+        n = counts[el] = running.pop()
+        tail = el.tail
+        running[-1] += n + (len(tail.split()) if tail else 0)
     return counts
 
 
@@ -107,7 +110,12 @@ def is_chrome(el: Any, keep: re.Pattern[str] | None = None) -> bool:
     words = " ".join(filter(None, (get("class"), get("id"))))
     if not words or (keep is not None and keep.search(words)):
         return False
-    return cleaning.is_boilerplate(tag, words) or bool(NOTICES.search(words))
+    return cleaning.is_boilerplate(tag, words) or cleaning.word_tests(words)[3]  # NOTICES, memoised per token
+
+
+def xml_text(text: str) -> str:
+    """``text`` with the characters lxml refuses to set (:data:`_NOT_XML`) as spaces."""
+    return _NOT_XML.sub(" ", text)
 
 
 def remove(el: Any) -> None:
@@ -119,19 +127,26 @@ def remove(el: Any) -> None:
     if tail and tail.strip():
         prev = el.getprevious()
         if prev is not None:
-            prev.tail = (prev.tail or "") + tail
+            prev.tail = xml_text((prev.tail or "") + tail)
         else:
-            parent.text = (parent.text or "") + tail
+            parent.text = xml_text((parent.text or "") + tail)
     parent.remove(el)
 
 
 def strip_chrome(body: Any, counts: dict[Any, int], keep: re.Pattern[str] | None = None) -> None:
     """Phase 3: drop the chrome (:func:`is_chrome`, ``keep`` as there) holding less than
-    :data:`CHROME_MAX_SHARE` of the page's words, in place."""
+    :data:`CHROME_MAX_SHARE` of the page's words, in place.  The walk does not enter what it drops
+    (the decisions do not depend on each other: the word counts were taken before)."""
     limit = CHROME_MAX_SHARE * max(counts.get(body, 0), 1)
-    for el in _CANDIDATES(body):
-        if counts.get(el, 0) < limit and el.getparent() is not None and is_chrome(el, keep):
-            remove(el)  # its descendants go with it; they are still yielded, and removing them is harmless
+    chrome = []
+    walk = etree.iterwalk(body, events=("start",))
+    next(walk)  # the body itself is never dropped
+    for _, el in walk:
+        if (el.tag in CHROME_TAGS or el.attrib) and counts.get(el, 0) < limit and is_chrome(el, keep):
+            chrome.append(el)
+            walk.skip_subtree()
+    for el in chrome:
+        remove(el)
 
 
 def main_container(body: Any) -> Any:
@@ -174,4 +189,4 @@ def content_root(text: str | bytes, keep: re.Pattern[str] | None = None) -> Any:
 
 
 __all__ = ["CHROME_MAX_SHARE", "content_root", "drop_link_lists", "is_chrome", "main_container", "page_tree",
-           "strip_chrome", "text_blocks", "word_counts"]
+           "strip_chrome", "text_blocks", "word_counts", "xml_text"]

@@ -124,7 +124,7 @@ def documentation_content(text: str | bytes) -> list[str]:
 def code_lines(pre: Any) -> None:
     """Rewrite a ``<pre>`` element as its text with a ``<br>`` at each newline, in place
     (its inline markup, a highlighter's spans, goes; its text stays)."""
-    lines = "".join(pre.itertext()).split("\n")
+    lines = chrome.xml_text("".join(pre.itertext())).split("\n")
     for child in list(pre):
         pre.remove(child)
     pre.text = lines[0]
