@@ -133,16 +133,22 @@ def remove(el: Any) -> None:
     parent.remove(el)
 
 
-def strip_chrome(body: Any, counts: dict[Any, int], keep: re.Pattern[str] | None = None) -> None:
+def words(el: Any) -> int:
+    """Whitespace-separated words of an element's text (its own tail not): :func:`word_counts` of
+    one element, without a walk of proxies."""
+    return len(" ".join(el.itertext()).split())  # joined by a space, no word spans two pieces
+
+
+def strip_chrome(body: Any, keep: re.Pattern[str] | None = None) -> None:
     """Phase 3: drop the chrome (:func:`is_chrome`, ``keep`` as there) holding less than
-    :data:`CHROME_MAX_SHARE` of the page's words, in place.  The walk does not enter what it drops
-    (the decisions do not depend on each other: the word counts were taken before)."""
-    limit = CHROME_MAX_SHARE * max(counts.get(body, 0), 1)
+    :data:`CHROME_MAX_SHARE` of the page's words, in place.  The walk does not enter what it drops,
+    and counts the words of chrome only (the decisions do not depend on each other)."""
+    limit = CHROME_MAX_SHARE * max(words(body), 1)
     chrome = []
     walk = etree.iterwalk(body, events=("start",))
     next(walk)  # the body itself is never dropped
     for _, el in walk:
-        if (el.tag in CHROME_TAGS or el.attrib) and counts.get(el, 0) < limit and is_chrome(el, keep):
+        if (el.tag in CHROME_TAGS or el.attrib) and is_chrome(el, keep) and words(el) < limit:
             chrome.append(el)
             walk.skip_subtree()
     for el in chrome:
@@ -155,9 +161,9 @@ def main_container(body: Any) -> Any:
     mains = body.xpath("descendant::main | descendant::*[@role='main']")
     if not mains:
         return body
-    left = word_counts(body)
-    best = max(mains, key=lambda m: left.get(m, 0))
-    return best if left.get(best, 0) > MAIN_MIN_SHARE * max(left.get(body, 0), 1) else body
+    left = {m: words(m) for m in mains}
+    best = max(mains, key=left.__getitem__)
+    return best if left[best] > MAIN_MIN_SHARE * max(words(body), 1) else body
 
 
 def drop_link_lists(root: Any) -> None:
@@ -184,9 +190,9 @@ def content_root(text: str | bytes, keep: re.Pattern[str] | None = None) -> Any:
     body = page_tree(text)
     if body is None:
         return None
-    strip_chrome(body, word_counts(body), keep)
+    strip_chrome(body, keep)
     return main_container(body)
 
 
 __all__ = ["CHROME_MAX_SHARE", "content_root", "drop_link_lists", "is_chrome", "main_container", "page_tree",
-           "strip_chrome", "text_blocks", "word_counts", "xml_text"]
+           "strip_chrome", "text_blocks", "word_counts", "words", "xml_text"]

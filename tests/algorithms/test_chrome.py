@@ -27,12 +27,13 @@ def test_word_counts_count_text_and_child_tails_not_the_own_tail():
     counts = chrome.word_counts(root)
     div = root.find(".//div")
     assert counts[div] == 5 and counts[div.find("p")] == 1 and counts[root] == 6
+    assert all(chrome.words(el) == counts[el] for el in root.iter())
 
 
 def test_strip_chrome_drops_chrome_and_keeps_the_page_layout():
     root = chrome.page_tree("<html><body><header class='site'><nav><a href='/'>Home</a></nav></header>"
                             "<div class='content'><p>" + "word " * 50 + "</p><aside>Related</aside></div>"
                             "<div id='footer'>Copyright</div></body></html>")
-    chrome.strip_chrome(root, chrome.word_counts(root))
+    chrome.strip_chrome(root)
     text = " ".join(root.itertext())
     assert "word" in text and not any(w in text for w in ("Home", "Related", "Copyright"))
