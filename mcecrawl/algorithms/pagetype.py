@@ -167,7 +167,7 @@ def _url_features(url: str | None) -> list[float]:
 
 def features(html: str | bytes, url: str | None = None) -> np.ndarray:
     """The page's feature vector (see FEATURE_NAMES); ``html`` is the page or its UTF-8 bytes."""
-    body = (html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html)[:BODY_WINDOW]
+    body = bytes((html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html)[:BODY_WINDOW])
     s = page_scan(body)
     markup = _markup(body, s.anchors)
     total_tags = sum(s.tags) or 1

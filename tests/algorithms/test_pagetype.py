@@ -191,3 +191,11 @@ def test_a_golden_sample_of_wcxb_pages(shared_data):
             if judgement.page_type != expected:
                 wrong.append((pid, expected, judgement))
     assert not wrong
+
+
+def test_the_page_is_judged_alike_as_str_bytes_or_bytearray():
+    html = ("<html><body><h1>Title</h1>" + "<p class='entry'>A paragraph of running text, long enough. </p>" * 8
+            + "<p>price 19,99 €</p></body></html>")
+    as_str = judge(html, "https://example.org/2024/05/a-long-article-slug")
+    for page in (html.encode(), bytearray(html.encode())):
+        assert judge(page, "https://example.org/2024/05/a-long-article-slug") == as_str
