@@ -1,4 +1,5 @@
-"""The compiled line-profile core at its boundary: offsets checked (ValueError, never a read or write
+"""The compiled core at its boundary (the line profile; the page-type scan read up to a guard page):
+offsets checked (ValueError, never a read or write
 past a buffer), buffers freed on MemoryError, ``count_r2l`` on a cut UTF-8 sequence the same in both
 cores whatever the chunking, and bounded runs of benchmarks/fuzz_hardened.py (guard pages, inputs
 over 1 MiB, the compiled cleaning walk against the reference on odd trees; AddressSanitizer).
@@ -50,6 +51,33 @@ def test_bad_offsets_raise_value_error_instead_of_crashing():
     assert out[:3] == ["[]"] * 3, out
     assert out[3] == "ValueError: tag_starts[0] = 5 is outside [0, -1]"
     assert out[4] == "ValueError: starts[1] = 9 is outside [0, 3]"
+
+
+PAGE_SCAN_CUTS = r"""
+from fuzz_hardened import Guarded
+from mcecrawl.algorithms import _pagescan as c, pagescan
+page = (b'<html><body><h2><a href=/x class="card item">A headline of the river</a></h2>'
+        b"<p class='post'>Now $ 19 or 25kr, 10 USD and \xe2\x82\xac5 " + b"x" * 90 + b"</p>"
+        b'datePublished author <time>{"@type": "Product"}</time>og:type itemtype=')
+bad = 0
+for cut in range(len(page) + 1):
+    data = page[:cut]
+    g = Guarded(data)
+    bad += tuple(c.scan(g.view)) != tuple(pagescan.scan(data))
+    g.close()
+print(len(page) + 1, bad)
+"""
+
+
+@both_cores
+def test_page_scan_of_a_page_cut_anywhere_reads_no_byte_past_it():
+    """The page-type scan on a page ending right before a guard page, cut inside every construct it
+    reads (a tag name, attributes, a class value, a price, a mark, a run): the reference's counts, no
+    crash (a read past the page is SIGSEGV here)."""
+    proc = _python(PAGE_SCAN_CUTS)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    count, bad = map(int, proc.stdout.split())
+    assert count > 250 and bad == 0
 
 
 @both_cores
