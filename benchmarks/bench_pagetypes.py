@@ -49,6 +49,7 @@ TUNABLES: dict[tuple[Any, str], tuple[tuple[float, ...], tuple[str, ...]]] = {
     (chrome, "CHROME_MAX_SHARE"): ((0.3, 0.5, 0.7), ("collection", "documentation", "forum", "listing", "product",
                                                      "service")),
     (chrome, "LINK_LIST_MAX_SHARE"): ((0.5, 0.8, 0.95), ("documentation", "product", "service")),
+    (chrome, "CTA_MAX_WORDS"): ((0, 3, 5, 8, 12), ("product", "service")),
     (threads, "THREAD_MIN_SHARE"): ((0.3, 0.5, 0.7), ("forum",)),
     (typed, "PRODUCT_MIN_SHARE"): ((0.15, 0.25, 0.35), ("product",)),
     (typed, "ARTICLE_MIN_COVER"): ((0.3, 0.5, 0.7), ("collection", "documentation", "forum", "listing", "product",

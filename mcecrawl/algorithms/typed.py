@@ -54,11 +54,13 @@ def grown_enough(article: Extraction, typed: Extraction) -> bool:
 
 def prose_content(text: str | bytes) -> list[str]:
     """The content container's blocks without lists and boxes of links (a table of contents,
-    "related" boxes): the copy of a product, documentation or service page."""
+    "related" boxes) and calls to action (:func:`mcecrawl.algorithms.chrome.drop_link_buttons`):
+    the copy of a product or service page."""
     root = chrome.content_root(text)
     if root is None:
         return []
     chrome.drop_link_lists(root)
+    chrome.drop_link_buttons(root)
     return chrome.text_blocks(root)
 
 
@@ -77,6 +79,7 @@ def product_content(text: str | bytes, article: list[str]) -> list[str]:
         return list(article)
     specs = [chrome.text_blocks(spec) for spec in root.xpath(SPEC_XPATH)]  # read before the link lists go
     chrome.drop_link_lists(root)
+    chrome.drop_link_buttons(root)
     copy = chrome.text_blocks(root)
     blocks = list(article) if _words(article) >= PRODUCT_MIN_SHARE * _words(copy) else copy
     seen = set(blocks)

@@ -162,6 +162,60 @@ def test_documentation_keeps_code_blocks_and_drops_its_table_of_contents(monkeyp
     assert 'cfg = load_config("app.toml")' not in scored_regions(html).text.split("\n")
 
 
+def test_documentation_keeps_the_code_of_every_hidden_tab_panel(monkeypatch):
+    # a code sample in three languages: one tab shown, the other two hidden until chosen
+    hidden = ' style="display:none"'
+    panels = "".join(
+        f'<div role="tabpanel" id="tab-{lang}"{"" if i == 0 else hidden}>'
+        f'<pre><code>{lang}_client = connect("{lang}")\n{lang}_client.send("hello")</code></pre></div>'
+        for i, lang in enumerate(("node", "php", "ruby")))
+    html = page('<main><h1>Sending a message</h1><p>Create a client with your key, then send the message; '
+                'every library has the same two calls.</p>'
+                f'<div class="code-tabs"><div role="tablist"><button>Node</button><button>PHP</button>'
+                f'<button>Ruby</button></div>{panels}</div><p>The call returns the message id.</p></main>',
+                "Sending a message")
+    judged_as(monkeypatch, "documentation")
+    lines = extract(html).paragraphs
+    for lang in ("node", "php", "ruby"):
+        assert f'{lang}_client = connect("{lang}")' in lines
+    # a hidden element that is not a tab panel is still dropped
+    assert "Cookie settings" not in extract(html.replace("</main>", '<div style="display:none">'
+                                                          "<p>Cookie settings saved.</p></div></main>")).text
+
+
+def test_class_words_inside_main_are_content_not_chrome(monkeypatch):
+    # the page's own "header" block (its title and notes) inside <main>, and a "sidebar-first"
+    # column of copy there: the site's header and footer outside <main> still go
+    html = page('<main><div class="layout__header"><h1>WebSocket</h1><p>Baseline: widely available since '
+                'July 2015, in every current browser.</p></div><section class="col-9 sidebar-first-only">'
+                '<p>The WebSocket object provides the API for creating and managing a connection to a '
+                'server, and for sending and receiving data on it.</p></section></main>', "WebSocket")
+    for page_type in ("documentation", "service"):
+        judged_as(monkeypatch, page_type)
+        text = extract(html).text
+        assert "Baseline: widely available" in text and "provides the API for creating" in text, page_type
+        assert "Daily Site" not in text and "All rights reserved" not in text
+
+
+def test_service_page_drops_its_calls_to_action(monkeypatch):
+    cards = "".join(
+        f'<div class="card"><h3>Service {name}</h3><p>We plan, build and run {name} systems for mid-sized '
+        f'firms, with one team from the first workshop to the support contract.</p>'
+        f'<div class="cta"><a href="/{name}">Read the case study</a></div></div>'
+        for name in ("cloud", "data", "security"))
+    html = page(f'<main><h1>Our services</h1><p>Three practices, one contract.</p>{cards}'
+                '<p><a class="button" href="/contact">Get a free audit</a></p>'
+                '<p>Questions? <a href="/contact">Write to us</a> and we answer within a day.</p></main>',
+                "Our services")
+    for page_type in ("service", "product"):
+        judged_as(monkeypatch, page_type)
+        lines = extract(html).paragraphs
+        assert "Read the case study" not in lines and "Get a free audit" not in lines, page_type
+        assert "Service cloud" in lines and "Questions? Write to us and we answer within a day." in lines
+    judged_as(monkeypatch, "documentation")  # documentation's lone links are its API's names: kept
+    assert "Get a free audit" in extract(html).paragraphs
+
+
 def test_article_and_other_are_the_article_extraction_unchanged(monkeypatch):
     html = listing()
     for page_type in ("article", "other"):
