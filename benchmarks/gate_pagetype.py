@@ -43,7 +43,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import numpy as np  # noqa: E402
 
 from mcecrawl.algorithms import extract, pagetype  # noqa: E402
-from mcecrawl.algorithms.typed import TYPED_MIN_CONFIDENCE, TYPED_MIN_GROWTH  # noqa: E402
+from mcecrawl.algorithms.typed import (  # noqa: E402
+    PROSE_MIN_CONFIDENCE,
+    PROSE_MIN_GROWTH,
+    PROSE_TYPES,
+    TYPED_MIN_CONFIDENCE,
+    TYPED_MIN_GROWTH,
+)
 from mcecrawl.evaluation import load_dataset  # noqa: E402
 from mcecrawl.evaluation.metrics import lcs_f1, snippet_score, wcxb_f1  # noqa: E402
 from mcecrawl.evaluation.runner import script_of  # noqa: E402
@@ -117,9 +123,13 @@ NEVER: Gate = (1.01, math.inf)
 
 def acts(r: dict[str, Any], gate: Gate) -> bool:
     """Whether ``gate`` reads the page as its judged type (as mcecrawl.algorithms.acted_on and
-    typed.grown_enough do)."""
-    return r["type"] != "article" and r["conf"] >= gate[0] and (
-        r["type"] == "other" or r["typed_chars"] >= gate[1] * max(r["art_chars"], 1))
+    typed.grown_enough do; the prose types' bound at least typed.PROSE_MIN_CONFIDENCE, their guard at
+    most typed.PROSE_MIN_GROWTH)."""
+    prose = r["type"] in PROSE_TYPES
+    bound = max(gate[0], PROSE_MIN_CONFIDENCE) if prose else gate[0]
+    growth = min(gate[1], PROSE_MIN_GROWTH) if prose else gate[1]
+    return r["type"] != "article" and r["conf"] >= bound and (
+        r["type"] == "other" or r["typed_chars"] >= growth * max(r["art_chars"], 1))
 
 
 def figure(name: str, rows: list[dict[str, Any]], gate: Gate) -> float:

@@ -117,13 +117,14 @@ def _judge() -> Callable[..., Any] | None:
 
 
 def acted_on(page_type: str, confidence: float, reason: str) -> tuple[str, str]:
-    """The type a page is read as, and why, given its judgement: a judgement under
-    :data:`mcecrawl.algorithms.typed.TYPED_MIN_CONFIDENCE` is not acted on (read as an article)."""
-    from mcecrawl.algorithms.typed import TYPED_MIN_CONFIDENCE
+    """The type a page is read as, and why, given its judgement: a judgement under its type's bound
+    (:func:`mcecrawl.algorithms.typed.min_confidence`) is not acted on (read as an article)."""
+    from mcecrawl.algorithms.typed import min_confidence
 
-    if page_type == "article" or confidence >= TYPED_MIN_CONFIDENCE:
+    bound = min_confidence(page_type)
+    if page_type == "article" or confidence >= bound:
         return page_type, reason
-    return "article", (f"{page_type} judged at {confidence:.2f}, under the {TYPED_MIN_CONFIDENCE:.2f} needed: "
+    return "article", (f"{page_type} judged at {confidence:.2f}, under the {bound:.2f} needed: "
                        f"read as an article ({reason})")
 
 
@@ -132,7 +133,7 @@ def _judged(page: str | bytes, url: str | None, page_type: str, confidence: floa
     """The default algorithm's extraction of ``page`` as judged: as its type when the judgement is
     sure enough (:func:`acted_on`) and the typed reading grows well past the article reading
     (:func:`mcecrawl.algorithms.typed.grown_enough`), else as an article."""
-    from mcecrawl.algorithms.typed import TYPED_MIN_GROWTH, extract_as, grown_enough
+    from mcecrawl.algorithms.typed import extract_as, grown_enough, min_growth
 
     read_as, why = acted_on(page_type, confidence, reason)
     article = get_algorithm(DEFAULT_ALGORITHM)(page, **params)
@@ -140,7 +141,7 @@ def _judged(page: str | bytes, url: str | None, page_type: str, confidence: floa
         return replace(article, page_type=read_as, page_type_reason=why)
     typed = extract_as(page, read_as, url=url, base=article, **params)
     if not grown_enough(article, typed):
-        why = (f"{page_type} judged at {confidence:.2f}, but its reading is under {TYPED_MIN_GROWTH:g} times the "
+        why = (f"{page_type} judged at {confidence:.2f}, but its reading is under {min_growth(read_as):g} times the "
                f"article's text: read as an article ({reason})")
         return replace(article, page_type="article", page_type_reason=why)
     return replace(typed, page_type_reason=why)

@@ -3,7 +3,7 @@ synthetic pages per type that the article extraction gets wrong, golden wcxb_dev
 (skipped when the evaluation data is absent), R2L article pages unchanged."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -15,6 +15,7 @@ from mcecrawl.algorithms.scored_regions import scored_regions
 from mcecrawl.algorithms.typed import TYPED_MIN_CONFIDENCE, extract_as
 
 SHIPPED_GROWTH = typed.TYPED_MIN_GROWTH
+SHIPPED_PROSE_GROWTH = typed.PROSE_MIN_GROWTH
 
 CHROME = """<header class="site-header"><a href="/">Daily Site</a><nav><ul>
 <li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li>
@@ -74,40 +75,71 @@ class FakeJudgement:
 
 
 def judged_as(monkeypatch: pytest.MonkeyPatch, page_type: str, confidence: float = 1.0,
-              growth: float = 0.0) -> None:
+              guarded: bool = False) -> None:
     """extract()'s judgement replaced by one that says ``page_type`` (the judgement is another module's),
-    and the typed reading's growth guard set to ``growth`` (0: off, so a test sees the type's content)."""
+    and the typed reading's growth guards (list types' and prose types') as shipped when ``guarded``,
+    else off (so a test sees the type's content)."""
     monkeypatch.setattr(algorithms, "_judge",
                         lambda: lambda html, url=None, **kw: FakeJudgement(page_type, "test", confidence))
-    monkeypatch.setattr(typed, "TYPED_MIN_GROWTH", growth)
+    monkeypatch.setattr(typed, "TYPED_MIN_GROWTH", SHIPPED_GROWTH if guarded else 0.0)
+    monkeypatch.setattr(typed, "PROSE_MIN_GROWTH", SHIPPED_PROSE_GROWTH if guarded else 0.0)
 
 
 def test_a_sure_judgement_is_acted_on_only_when_its_reading_grows_past_the_article(monkeypatch):
     # the 20 teasers are the article extraction's region already: the listing reading adds their
     # headlines only (under 4 times the text), so the page is read as an article
     html = listing()
-    judged_as(monkeypatch, "listing", 1.0, SHIPPED_GROWTH)
+    judged_as(monkeypatch, "listing", 1.0, guarded=True)
     result = extract(html)
     assert result.text == scored_regions(html).text and result.page_type == "article"
     assert result.page_type_reason.startswith(
         f"listing judged at 1.00, but its reading is under {SHIPPED_GROWTH:g} times the article's text")
     # the article extraction keeps one post of the thread; the thread reading has all five
-    judged_as(monkeypatch, "forum", 1.0, SHIPPED_GROWTH)
+    judged_as(monkeypatch, "forum", 1.0, guarded=True)
     result = extract(thread())
     assert result.page_type == "forum" and all(f"Post {i} says" in result.text for i in range(1, 6))
+
+
+def test_prose_types_need_less_growth_than_list_types(monkeypatch):
+    # a service or documentation reading is the article's text plus the rest of the page's copy:
+    # here under 4 times the article's text, above PROSE_MIN_GROWTH times, so read as the type
+    html = product()
+    article = scored_regions(html)
+    for page_type in ("service", "documentation"):
+        reading = extract_as(html, page_type)
+        assert SHIPPED_PROSE_GROWTH * len(article.text) < len(reading.text) < SHIPPED_GROWTH * len(article.text)
+        judged_as(monkeypatch, page_type, 1.0, guarded=True)
+        assert extract(html).page_type == page_type
+    # a list type's reading is held to the list guard
+    grown = replace(article, text=article.text * 2, page_type="listing")
+    assert not typed.grown_enough(article, grown)
+    assert typed.grown_enough(article, replace(grown, page_type="service"))
+    # a prose reading hardly larger than the article's is not acted on: read as an article
+    assert not typed.grown_enough(article, replace(article, text=article.text + " more", page_type="documentation"))
 
 
 @pytest.mark.parametrize("page_type", ["listing", "forum", "product", "documentation", "service", "other"])
 def test_an_unsure_judgement_is_not_acted_on(monkeypatch, page_type):
     html = listing()
-    unsure = TYPED_MIN_CONFIDENCE - 0.01
+    bound = typed.min_confidence(page_type)
+    unsure = bound - 0.01
     judged_as(monkeypatch, page_type, unsure)
     result = extract(html)
     assert result.text == scored_regions(html).text and result.page_type == "article"
     assert result.page_type_reason.startswith(
-        f"{page_type} judged at {unsure:.2f}, under the {TYPED_MIN_CONFIDENCE:.2f} needed: read as an article")
-    judged_as(monkeypatch, page_type, TYPED_MIN_CONFIDENCE)  # at the bound, acted on (growth guard off)
+        f"{page_type} judged at {unsure:.2f}, under the {bound:.2f} needed: read as an article")
+    judged_as(monkeypatch, page_type, bound)  # at the bound, acted on (growth guard off)
     assert extract(html).page_type == page_type
+
+
+def test_prose_types_need_a_surer_judgement_than_list_types():
+    # a misjudged article read as a service page stays in a crawl's corpus only when read as an
+    # article: the prose types are acted on from PROSE_MIN_CONFIDENCE, the list types from TYPED_MIN_CONFIDENCE
+    assert typed.min_confidence("listing") == TYPED_MIN_CONFIDENCE < typed.PROSE_MIN_CONFIDENCE
+    for page_type in ("documentation", "product", "service"):
+        assert typed.min_confidence(page_type) == typed.PROSE_MIN_CONFIDENCE
+        assert algorithms.acted_on(page_type, 0.6, "model")[0] == "article"
+    assert algorithms.acted_on("listing", 0.6, "model")[0] == "listing"
 
 
 def test_listing_of_20_teasers_gives_all_20_items_in_order(monkeypatch):
