@@ -183,6 +183,17 @@ def drop_link_lists(root: Any) -> None:
             remove(el)
 
 
+def drop_marked(root: Any, words: re.Pattern[str]) -> None:
+    """Drop the descendants of ``root`` whose class/id words match ``words`` and that hold less than
+    :data:`CHROME_MAX_SHARE` of its words (a wrapper around everything is layout), in place."""
+    counts = word_counts(root)
+    limit = CHROME_MAX_SHARE * max(counts.get(root, 0), 1)
+    for el in list(root.iterdescendants()):
+        if (isinstance(el.tag, str) and counts.get(el, 0) < limit and el.getparent() is not None
+                and words.search(" ".join(filter(None, (el.get("class"), el.get("id")))))):
+            remove(el)
+
+
 # A link or button standing alone in its parent ("Learn more", "Read the case study", "Get a free
 # audit") is a call to action, not copy, when it has at most this many words: dropped on service
 # and product pages (:func:`drop_link_buttons`).  wcxb_dev, gold types, service / product /
@@ -224,6 +235,6 @@ def content_root(text: str | bytes, keep: re.Pattern[str] | None = None) -> Any:
     return main_container(body)
 
 
-__all__ = ["CHROME_MAX_SHARE", "CTA_MAX_WORDS", "content_root", "drop_link_buttons", "drop_link_lists", "hidden_panel",
-           "is_chrome", "main_container", "page_tree",
+__all__ = ["CHROME_MAX_SHARE", "CTA_MAX_WORDS", "content_root", "drop_link_buttons", "drop_link_lists", "drop_marked",
+           "hidden_panel", "is_chrome", "main_container", "page_tree",
            "strip_chrome", "text_blocks", "word_counts"]

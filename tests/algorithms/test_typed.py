@@ -248,6 +248,17 @@ def test_service_page_drops_its_calls_to_action(monkeypatch):
     assert "Get a free audit" in extract(html).paragraphs
 
 
+def test_product_leaves_out_its_customer_reviews():
+    reviews = "".join(f'<div class="review-card"><span>Shopper {i}</span><p>Review {i}: it arrived quickly and '
+                      f'boils water fast on our camping stove, five stars from the whole family.</p></div>'
+                      for i in range(1, 5))
+    html = product().replace("</main>", f'<section id="customer-reviews"><h2>Reviews</h2>{reviews}</section></main>')
+    # an article extraction short beside the page's copy: the product reading is the copy, reviews aside
+    text = "\n".join(typed.product_content(html, ["Trail Kettle 900"]))
+    assert "The Trail Kettle boils a litre" in text and "1.2 kg" in text
+    assert "Review 1: it arrived" not in text and "Shopper 2" not in text
+
+
 def test_article_and_other_are_the_article_extraction_unchanged(monkeypatch):
     html = listing()
     for page_type in ("article", "other"):
