@@ -206,18 +206,32 @@ _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 def drop_link_buttons(root: Any) -> None:
     """Phase 5b: drop links and buttons of at most :data:`CTA_MAX_WORDS` words whose parent holds
-    no text outside its links and buttons (calls to action), headings' links aside, in place."""
-    for a in list(root.iter("a", "button")):
+    no text outside its links and buttons (calls to action), headings' links aside, in place.
+    Each parent is measured once (a parent of thousands of links costs one pass over them)."""
+    by_parent: dict[Any, list[Any]] = {}
+    for a in root.iter("a", "button"):
         parent = a.getparent()
-        if parent is None or parent.tag in _HEADINGS or any(x.tag in _HEADINGS for x in a.iterancestors()):
-            continue
-        if len("".join(a.itertext()).split()) > CTA_MAX_WORDS:
+        if parent is not None:
+            by_parent.setdefault(parent, []).append(a)
+    for parent, links in by_parent.items():
+        if parent.tag in _HEADINGS or any(x.tag in _HEADINGS for x in parent.iterancestors()):
             continue
         own = len("".join(parent.itertext()).split())
         linked = sum(len("".join(x.itertext()).split()) for x in parent.iter("a", "button")
-                     if not any(y.tag in ("a", "button") for y in x.iterancestors() if y is not parent))
-        if own <= linked:
-            remove(a)
+                     if not any(y.tag in ("a", "button") for y in _ancestors_below(x, parent)))
+        if own > linked:
+            continue
+        for a in links:
+            if len("".join(a.itertext()).split()) <= CTA_MAX_WORDS:
+                remove(a)
+
+
+def _ancestors_below(el: Any, top: Any) -> Any:
+    """``el``'s ancestors below ``top``."""
+    for a in el.iterancestors():
+        if a is top:
+            return
+        yield a
 
 
 def text_blocks(root: Any) -> list[str]:
