@@ -13,7 +13,8 @@ function each:
    landmarks of chrome, hidden elements (tab panels aside) and Readability's boilerplate class/id
    words (outside the content's ``<main>``/``<article>``) are dropped, unless the element holds
    :data:`CHROME_MAX_SHARE` of the page's words or more (a ``"page has-sidebar"`` wrapper around
-   everything is layout, not chrome).
+   everything is layout, not chrome); for listings and collections an ``<article>``'s own header
+   and footer stay (the item's byline and date).
 4. :func:`main_container` — the page's ``<main>`` (or ``role=main``) when it holds enough of what
    is left.
 5. :func:`drop_link_lists` — lists that are mostly link text (a table of contents, a "related"
@@ -149,14 +150,23 @@ def remove(el: Any) -> None:
     parent.remove(el)
 
 
-def strip_chrome(body: Any, counts: dict[Any, int], keep: re.Pattern[str] | None = None) -> None:
+def strip_chrome(body: Any, counts: dict[Any, int], keep: re.Pattern[str] | None = None, *,
+                 item_parts: bool = False) -> None:
     """Phase 3: drop the chrome (:func:`is_chrome`, ``keep`` as there) holding less than
-    :data:`CHROME_MAX_SHARE` of the page's words, in place."""
+    :data:`CHROME_MAX_SHARE` of the page's words, in place; with ``item_parts``, an ``<article>``'s
+    own ``<header>`` and ``<footer>`` (an item's byline and date, HTML's sectioning) stay."""
     limit = CHROME_MAX_SHARE * max(counts.get(body, 0), 1)
     inside = {d for landmark in body.xpath(CONTENT_LANDMARKS) for d in landmark.iterdescendants()}
     for el in _CANDIDATES(body):
+        if item_parts and el.tag in ("header", "footer") and _section_of(el) == "article":
+            continue
         if counts.get(el, 0) < limit and el.getparent() is not None and is_chrome(el, keep, in_content=el in inside):
             remove(el)  # its descendants go with it; they are still yielded, and removing them is harmless
+
+
+def _section_of(el: Any) -> str | None:
+    """The tag of ``el``'s nearest sectioning ancestor (HTML: article, aside, nav, section) or body."""
+    return next((a.tag for a in el.iterancestors() if a.tag in ("article", "aside", "nav", "section", "body")), None)
 
 
 def main_container(body: Any) -> Any:
@@ -239,13 +249,13 @@ def text_blocks(root: Any) -> list[str]:
     return tree_paragraphs(root)
 
 
-def content_root(text: str | bytes, keep: re.Pattern[str] | None = None) -> Any:
+def content_root(text: str | bytes, keep: re.Pattern[str] | None = None, *, item_parts: bool = False) -> Any:
     """Phases 1-4: the page's content container with the chrome removed (``keep``: class/id words
     that are content, :func:`is_chrome`), or None (blank page)."""
     body = page_tree(text)
     if body is None:
         return None
-    strip_chrome(body, word_counts(body), keep)
+    strip_chrome(body, word_counts(body), keep, item_parts=item_parts)
     return main_container(body)
 
 

@@ -159,6 +159,21 @@ def test_listing_of_20_teasers_gives_all_20_items_in_order(monkeypatch):
     assert "Headline number 1 of the river valley" not in scored_regions(html).text
 
 
+def test_listing_keeps_each_items_own_header_and_footer(monkeypatch):
+    # an item's <footer> (its author and date) belongs to the item (HTML's sectioning), not to the
+    # page's chrome; the page's own <footer> still goes
+    items = "".join(
+        f'<article class="card"><h2><a href="/post/{i}">Release notes number {i} for the build tools</a></h2>'
+        f'<p>Teaser {i}: what changed in the compiler and the linker this week.</p>'
+        f'<footer><span>Author Name {i}</span>, <time>March {i}, 2026</time></footer></article>' for i in range(1, 13))
+    html = page(f'<main><h1>Engineering blog</h1>{items}</main>', "Engineering blog")
+    judged_as(monkeypatch, "listing")
+    lines = extract(html).paragraphs
+    for i in range(1, 13):
+        assert f"Author Name {i}, March {i}, 2026" in lines
+    assert not any("All rights reserved" in line for line in lines)
+
+
 def test_thread_of_5_posts_gives_each_post_once(monkeypatch):
     html = thread()
     judged_as(monkeypatch, "forum")
