@@ -6,6 +6,8 @@
                                                                # leave-one-domain-out
     python benchmarks/bench_pagetypes.py speed [--rounds 3]   # CPU of the typed extraction (+ judgement)
                                                                # over the article extraction
+    python benchmarks/bench_pagetypes.py gate --cache rows.json  # the prose types' gate, from
+                                                               # gate_pagetype.py's per-page rows
     python benchmarks/bench_pagetypes.py all --peers          # everything, as Markdown
 
 Accuracy is WCXB's own metric (:func:`mcecrawl.evaluation.metrics.wcxb_f1`: bag-of-words F1 over
@@ -19,12 +21,20 @@ Held out: each constant of the typed extraction (:data:`TUNABLES`) is chosen amo
 leave-one-domain-out: for each domain (the manifest's site, ``www.`` dropped), the value with the
 best mean on the pages of every other domain is applied to that domain's pages; the held-out
 figure is the mean over all pages so scored, beside the in-sample figure of the shipped value.
+The prose types' gate (``typed.PROSE_MIN_CONFIDENCE``, ``typed.PROSE_MIN_GROWTH``) is measured on
+the per-page rows of ``benchmarks/gate_pagetype.py --cache rows.json`` (wcxb_dev judged held out by
+domain, the article sets judged by the shipped model): per pair, every set's figure, the article
+pages read as another type and the new whole-page misses; the pair chosen is admissible (as
+gate_pagetype.py: every article set within 0.002, no miss), reads no more article pages as another
+type than the list types' gate alone, and is the best such on wcxb_dev; held out by leaving one
+dataset out (wcxb_dev: by its folds of domains).
 Speed: one process, rounds of the article extraction and the typed one interleaved (A B A B),
 ``time.process_time`` per round, best round of each, decoding included.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -34,6 +44,7 @@ from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from mcecrawl.algorithms import _judge, chrome, extract, threads, typed  # noqa: E402
 from mcecrawl.evaluation import load_dataset  # noqa: E402
@@ -49,11 +60,18 @@ TUNABLES: dict[tuple[Any, str], tuple[tuple[float, ...], tuple[str, ...]]] = {
     (chrome, "CHROME_MAX_SHARE"): ((0.3, 0.5, 0.7), ("collection", "documentation", "forum", "listing", "product",
                                                      "service")),
     (chrome, "LINK_LIST_MAX_SHARE"): ((0.5, 0.8, 0.95), ("documentation", "product", "service")),
+    (chrome, "CTA_MAX_WORDS"): ((0, 3, 5, 8, 12), ("product", "service")),
     (threads, "THREAD_MIN_SHARE"): ((0.3, 0.5, 0.7), ("forum",)),
     (typed, "PRODUCT_MIN_SHARE"): ((0.15, 0.25, 0.35), ("product",)),
     (typed, "ARTICLE_MIN_COVER"): ((0.3, 0.5, 0.7), ("collection", "documentation", "forum", "listing", "product",
                                                      "service")),
 }
+
+
+# The prose types' gates tried: (confidence bound, growth guard), typed.PROSE_MIN_CONFIDENCE and
+# typed.PROSE_MIN_GROWTH.
+PROSE_BOUNDS = (0.5, 0.6, 0.7, 0.8, 0.9)
+PROSE_GROWTHS = (1.0, 1.1, 1.25, 1.5, 2.0, 4.0)
 
 
 def domain(site: str) -> str:
@@ -131,6 +149,73 @@ def heldout(root: Path) -> str:
     return "\n".join(lines)
 
 
+def _prose_gate(rows_file: Path) -> str:
+    import json
+
+    import gate_pagetype as gp
+
+    sets = json.loads(rows_file.read_text())
+    shipped = (typed.PROSE_MIN_CONFIDENCE, typed.PROSE_MIN_GROWTH)
+    gate = (typed.TYPED_MIN_CONFIDENCE, typed.TYPED_MIN_GROWTH)
+    pairs = [(b, k) for b in PROSE_BOUNDS for k in PROSE_GROWTHS]
+    never = (1.01, math.inf)  # prose readings never acted on
+    same = gate  # the prose types under the list types' gate (as before the prose gate)
+
+    def run(prose: tuple[float, float], fn: Callable[[], Any]) -> Any:
+        gp.PROSE_MIN_CONFIDENCE, gp.PROSE_MIN_GROWTH = prose
+        try:
+            return fn()
+        finally:
+            gp.PROSE_MIN_CONFIDENCE, gp.PROSE_MIN_GROWTH = shipped
+
+    def acted(part: dict[str, list[dict[str, Any]]], prose: tuple[float, float]) -> int:
+        return run(prose, lambda: sum(gp.acted(v, gate) for n, v in part.items() if n != "wcxb_dev"))
+
+    def choose(part: dict[str, list[dict[str, Any]]]) -> tuple[float, float]:
+        """Admissible (gate_pagetype.py's test), no more article pages acted on than with the list
+        types' gate for every type, best on wcxb_dev (ties: the higher bound, then the higher guard)."""
+        most = acted(part, same)
+        ok = [p for p in pairs if run(p, lambda: gp.admissible(part, gate)) and acted(part, p) <= most]
+        if "wcxb_dev" not in part:
+            return max(ok)
+        return max(ok, key=lambda p: (round(run(p, lambda: gp.figure("wcxb_dev", part["wcxb_dev"], gate)), 4), p))
+
+    names = list(sets)
+    arts = [n for n in names if n != "wcxb_dev"]
+    lines = [f"**The prose types' gate** (list types: p >= {gate[0]:.2f}, typed >= {gate[1]:g}x article; rows "
+             f"of {rows_file.name})", "",
+             "| prose gate (p, growth) | " + " | ".join(names) + " | article pages acted on | misses |",
+             "|---|" + "---:|" * (len(names) + 2)]
+    for p in [never, same] + pairs:
+        cells = run(p, lambda: [f"{gp.figure(n, sets[n], gate):.4f}" for n in names])
+        miss = run(p, lambda: sum(gp.misses(sets[n], gate) for n in arts))
+        name = ("never acted on" if p == never else "as the list types" if p == same else
+                f"{p[0]:.2f}, {p[1]:g}x" + (" (shipped)" if p == shipped else ""))
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {acted(sets, p)} | {miss} |")
+    best = choose(sets)
+    lines.append(f"\nchosen on all sets: {best[0]:.2f}, {best[1]:g}x (shipped {shipped[0]:.2f}, {shipped[1]:g}x)")
+    lines += ["", "leave one dataset out (wcxb_dev: by 10 folds of domains, the gate chosen on the other folds "
+              "and the article sets)", "",
+              "| left out | prose gate chosen | figure | shipped gate's figure | acted on |",
+              "|---|---|---:|---:|---:|"]
+    for n in names:
+        if n == "wcxb_dev":
+            parts = gp.wcxb_folds(DATA, sets[n], 10)
+            held, chosen = [], set()
+            for k, part in enumerate(parts):
+                rest = [r for j, q in enumerate(parts) if j != k for r in q]
+                g = choose({**sets, n: rest})
+                chosen.add(g)
+                held += run(g, lambda: [r["typed"] if gp.acts(r, gate) else r["article"] for r in part])
+            lines.append(f"| wcxb_dev (by domain) | {'; '.join(f'{c[0]:.2f}, {c[1]:g}x' for c in sorted(chosen))} | "
+                         f"{statistics.fmean(held):.4f} | {gp.figure(n, sets[n], gate):.4f} | - |")
+            continue
+        g = choose({m: v for m, v in sets.items() if m != n})
+        lines.append(f"| {n} | {g[0]:.2f}, {g[1]:g}x | {run(g, lambda: gp.figure(n, sets[n], gate)):.4f} | "
+                     f"{gp.figure(n, sets[n], gate):.4f} | {run(g, lambda: gp.acted(sets[n], gate))} |")
+    return "\n".join(lines)
+
+
 def _cpu(pages: list[Any], run: Callable[[Any], Any]) -> float:
     start = time.process_time()
     for p in pages:
@@ -166,10 +251,11 @@ def speed(rounds: int) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=("accuracy", "heldout", "speed", "all"))
+    ap.add_argument("what", choices=("accuracy", "heldout", "speed", "gate", "all"))
     ap.add_argument("--data", type=Path, default=DATA / "wcxb_dev", help="a dataset with page_type (wcxb_dev)")
     ap.add_argument("--peers", action="store_true", help="run trafilatura, resiliparse, readability too")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--cache", type=Path, help="gate: the per-page rows of gate_pagetype.py --cache")
     args = ap.parse_args()
     if not args.data.is_dir():
         print(f"no dataset at {args.data}", file=sys.stderr)
@@ -179,6 +265,12 @@ def main() -> int:
         parts.append(accuracy(args.data, args.peers))
     if args.what in ("heldout", "all"):
         parts.append(heldout(args.data))
+    if args.what == "gate":
+        if not args.cache or not args.cache.is_file():
+            print("gate needs --cache rows.json (python benchmarks/gate_pagetype.py --cache rows.json)",
+                  file=sys.stderr)
+            return 2
+        parts.append(_prose_gate(args.cache))
     if args.what in ("speed", "all"):
         parts.append(speed(args.rounds))
     print("\n\n".join(parts))

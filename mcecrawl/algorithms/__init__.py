@@ -117,13 +117,14 @@ def _judge() -> Callable[..., Any] | None:
 
 
 def acted_on(page_type: str, confidence: float, reason: str) -> tuple[str, str]:
-    """The type a page is read as, and why, given its judgement: a judgement under
-    :data:`mcecrawl.algorithms.typed.TYPED_MIN_CONFIDENCE` is not acted on (read as an article)."""
-    from mcecrawl.algorithms.typed import TYPED_MIN_CONFIDENCE
+    """The type a page is read as, and why, given its judgement: a judgement under its type's bound
+    (:func:`mcecrawl.algorithms.typed.min_confidence`) is not acted on (read as an article)."""
+    from mcecrawl.algorithms.typed import min_confidence
 
-    if page_type == "article" or confidence >= TYPED_MIN_CONFIDENCE:
+    bound = min_confidence(page_type)
+    if page_type == "article" or confidence >= bound:
         return page_type, reason
-    return "article", (f"{page_type} judged at {confidence:.2f}, under the {TYPED_MIN_CONFIDENCE:.2f} needed: "
+    return "article", (f"{page_type} judged at {confidence:.2f}, under the {bound:.2f} needed: "
                        f"read as an article ({reason})")
 
 

@@ -51,8 +51,11 @@ def repeated_items(root: Any, counts: dict[Any, int], *, min_items: int = MIN_IT
 
 
 def list_content(text: str | bytes) -> list[str]:
-    """Phase 2: the blocks of a listing or collection page (every item, in order)."""
-    root = chrome.content_root(text)
+    """Phase 2: the blocks of a listing or collection page (every item, in order), each item's own
+    ``<header>``/``<footer>`` kept (:func:`mcecrawl.algorithms.chrome.strip_chrome`): wcxb_dev, gold
+    types, listing 0.691 -> 0.696, collection 0.653 -> 0.656 (forum, measured alike, 0.724 -> 0.720:
+    a post's header there is "Original poster", reply counts)."""
+    root = chrome.content_root(text, item_parts=True)
     return [] if root is None else chrome.text_blocks(root)
 
 

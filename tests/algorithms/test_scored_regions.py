@@ -76,7 +76,7 @@ def test_itemprop_article_body_beats_a_longer_unlabelled_block():
             + f'<div itemprop="articleBody">{paragraphs(ARTICLE[:2])}</div>')
     html = page(body).replace("<body>", "<body><h2>عنوان بخش</h2>")
     # The region scoring on the page read as an article: the page-type layer above it judges this bare
-    # page (no URL, no markup, two paragraphs beside a footer) a service page and reads its copy
+    # page (no URL, no markup, two paragraphs beside a footer) a service page, unsure (p 0.60)
     result = mcecrawl.extract(html, algorithm="scored_regions", page_type="article")
     assert lines_of(result)[1:] == ARTICLE[:2]
 
