@@ -3,8 +3,8 @@
 
 :func:`scan` returns the fields of :class:`mcecrawl.algorithms.pagescan.PageScan`, in order, exactly
 as the reference computes them with its regular expressions (the tests compare both on every dev
-page and on a fuzz corpus).  Two plain C loops over the page's bytes: the structural tags with the
-text after each, then the runs of text.  Every read is bounded by the page's length by
+page and on a fuzz corpus).  Three plain C loops over the page's bytes: the structural tags with the
+text after each, the runs of text, and the literal marks (a table of the two bytes each starts with).  Every read is bounded by the page's length by
 construction; the constants and the tag and word lists are the reference's own, read at import.
 """
 from libc.stdint cimport int64_t, uint8_t
@@ -51,7 +51,7 @@ cdef dict _WORD_INDEX = {w.encode("ascii"): i for i, w in enumerate(_reference.C
 cdef isize N_WORDS = len(_reference.CLASS_WORDS)
 cdef tuple _BEFORE = tuple(c.encode("utf-8") for c in _reference.CURRENCY_BEFORE)
 cdef tuple _AFTER = tuple(c.encode("utf-8") for c in _reference.CURRENCY_AFTER)
-# The marks counted anywhere in the page: their bytes kept alive here, and the bytes they start with.
+# The marks counted anywhere in the page: their bytes kept alive here, and the two bytes they start with.
 DEF MAX_MARKS = 16
 # (the ANCHORS follow the MARKS in one table: the first offset of each is what is kept)
 cdef tuple _MARK_BYTES = tuple(m.encode("utf-8") for m in _reference.MARKS + _reference.ANCHORS)
@@ -65,11 +65,16 @@ if N_MARKS > MAX_MARKS or any(len(m) == 0 for m in _MARK_BYTES):
 for _i in range(N_MARKS):
     _mark_ptr[_i] = _MARK_BYTES[_i]
     _mark_len[_i] = len(_MARK_BYTES[_i])
-for _i in range(65536):
-    _mark_pair[_i] = any(m[0] == _i >> 8 and (len(m) == 1 or m[1] == _i & 0xFF) for m in _MARK_BYTES)
-cdef bint _first_of_sign[256]
-for _i in range(256):
-    _first_of_sign[_i] = any(c[0] == _i for c in _BEFORE)
+cdef bytes _m
+for _m in _MARK_BYTES:  # the table starts zeroed (a C global)
+    if len(_m) == 1:
+        for _i in range(256):
+            _mark_pair[(_m[0] << 8) | _i] = 1
+    else:
+        _mark_pair[(_m[0] << 8) | _m[1]] = 1
+cdef bint _first_of_sign[256]  # 1 where a byte starts a currency sign written before the amount
+for _m in _BEFORE:
+    _first_of_sign[_m[0]] = 1
 
 
 cdef inline bint _space(uint8_t c) noexcept nogil:
