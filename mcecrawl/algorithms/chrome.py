@@ -51,7 +51,7 @@ CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo", "complementary"
 # An element holding at least this share of the page's words is never dropped as chrome: it is
 # the layout around the content.  Measured on wcxb_dev's non-article pages with their gold types:
 # 0.3 / 0.5 / 0.7 give documentation 0.908 / 0.913 / 0.910 and product 0.581 / 0.578 / 0.610
-# (BENCHMARKS.md, "Page types"); 0.5, the middle of a flat range.
+# (docs/history.md, "Page types: each type's main content"); 0.5, the middle of a flat range.
 CHROME_MAX_SHARE = 0.5
 # <main> is taken as the content when it holds more than this share of the page's words left
 # after the chrome (a <main> around a hero banner only is not the content).
@@ -59,7 +59,8 @@ MAIN_MIN_SHARE = 0.3
 # A list (:data:`LINK_LIST_TAGS`) with at least this many links and more than this share of its
 # words in links is navigation inside the content (a table of contents, a "related" list).
 # wcxb_dev, gold types, documentation / service: no dropping 0.913 / 0.792; lists at 0.8 or 0.95
-# 0.926 / 0.793; any box (div, section, table too) at 0.8 0.913 / 0.793 (BENCHMARKS.md, "Page types").
+# 0.926 / 0.793; any box (div, section, table too) at 0.8 0.913 / 0.793 (docs/history.md, "Page types:
+# each type's main content").
 LINK_LIST_MIN_LINKS = 3
 LINK_LIST_MAX_SHARE = 0.8
 LINK_LIST_TAGS = frozenset({"ul", "ol", "menu"})

@@ -36,10 +36,10 @@ NAME = "scored_regions"  # the default algorithm's name: a typed extraction is i
 # many times the one teaser or post an article extraction keeps; an article's body is most of what
 # a typed reading of it finds).  Otherwise the page is read as an article (the article extraction,
 # type ``article``): a misjudged article read as a listing loses its text, and a crawl drops it as
-# ``not_article``.  Both chosen by ``benchmarks/gate_pagetype.py`` (BENCHMARKS.md, "Page types:
-# when a judgement is acted on"): the gate best on wcxb_dev (judgement held out by domain) among
-# those that keep each of our article sets within 0.002 of its article-only figure with no page
-# losing half its F1; left-one-dataset-out there.
+# ``not_article``.  Both chosen by ``benchmarks/gate_pagetype.py`` (docs/history.md, "Page types:
+# when a judgement is acted on"; today's figures: BENCHMARKS.md): the gate best on wcxb_dev
+# (judgement held out by domain) among those that keep each of our article sets within 0.002 of its
+# article-only figure with no page losing half its F1; left-one-dataset-out there.
 TYPED_MIN_CONFIDENCE = 0.5
 TYPED_MIN_GROWTH = 4.0
 # The gate of the prose types (documentation, product, service): their reading is the article
@@ -96,7 +96,8 @@ def prose_content(text: str | bytes) -> list[str]:
 # A product page's article extraction (its description, densest) is kept when it holds at least
 # this share of the words of the page's copy (:func:`prose_content`), else the copy is taken whole.
 # wcxb_dev's products, gold types: 0.15 / 0.25 / 0.35 give 0.617 / 0.628 / 0.627; the article
-# extraction alone 0.613, the copy alone 0.581 (BENCHMARKS.md, "Page types").
+# extraction alone 0.613, the copy alone 0.581 (docs/history.md, "Page types: each type's main
+# content").
 PRODUCT_MIN_SHARE = 0.25
 
 
@@ -171,7 +172,7 @@ CONTENT: dict[str, Callable[[str | bytes], list[str]]] = {
 # missed the page's main text (a content container the parse mis-nested, a grid drawn by
 # scripts) and the article extraction's blocks go first.  wcxb_dev, gold types, 0.3 / 0.5 / 0.7:
 # collection 0.634 / 0.638 / 0.638, service 0.807 / 0.808 / 0.811, listing 0.692 at all three
-# (typed content alone 0.627, 0.793, 0.695) (BENCHMARKS.md, "Page types").
+# (typed content alone 0.627, 0.793, 0.695) (docs/history.md, "Page types: each type's main content").
 ARTICLE_MIN_COVER = 0.5
 _WORD = re.compile(r"\w+")
 

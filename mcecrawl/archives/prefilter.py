@@ -30,12 +30,12 @@ __all__ = ["LANG_SCRIPTS", "MIN_SCRIPT_LETTERS", "Prefilter", "script_letters", 
 # Letters of the wanted script a page needs.  An article of ~20 words holds ~100 letters; the
 # dev data's real R2L pages hold 2,396-19,164 (UTF-8 lead bytes), its 380 non-target pages at
 # most 148 (Wikipedia's language menu), the 600-byte legacy samples of `encodings` 313-401
-# (BENCHMARKS.md, "from-warc prefilter", with the held-out check).
+# (docs/history.md, "Script prefilter", with the held-out check).
 MIN_SCRIPT_LETTERS = 100
 # Share of a legacy page's non-ASCII bytes that may be no character of the script in its code
 # pages: windows-1256 / ISO-8859-6 copies of the r2l pages and the `encodings` samples have at
 # most 0.012, GBK pages (chinese_wce) at least 0.28 and windows-1252 pages (trafilatura_eval)
-# at least 0.32 (BENCHMARKS.md, "from-warc prefilter").
+# at least 0.32 (docs/history.md, "Script prefilter").
 MAX_FOREIGN_SHARE = 0.1
 # Script of each language the corpus tools know; languages of other scripts get no prefilter.
 LANG_SCRIPTS = {"fa": "arabic", "ar": "arabic", "ur": "arabic", "ps": "arabic", "ku": "arabic", "sd": "arabic",

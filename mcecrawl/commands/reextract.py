@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profile", default=None,
                         help="site profile for every record (default: the profile whose URL rules match)")
     parser.add_argument("--dedup-db", default=None, metavar="PATH",
-                        help="SQLite dedup store to check against and fill (default: a fresh in-memory store)")
+                        help="dedup store to check against and fill: a SQLite file, or redis://HOST:PORT/DB "
+                             "(default: a fresh in-memory store)")
     parser.add_argument("--items", default=None, metavar="OLD.jsonl",
                         help="the crawl's own corpus: only its records (by warc_record_id) are rebuilt, keeping their "
                              "url/site/lang/title/authors/dates from the crawl")
