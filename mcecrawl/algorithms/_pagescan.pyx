@@ -337,8 +337,11 @@ cdef tuple _runs(const uint8_t* s, isize n):
             i = q + 1
             continue
         i = e
+        # a script's or a style's body: its braces, or a JSON key, found with memchr before any byte loop
+        if memchr(s + q + 1, 0x7B, size) != NULL or _has_json_key(s, q + 1, e):
+            continue
         c = _chars(s, q + 1, e)
-        if c < RUN_CHARS or memchr(s + q + 1, 0x7B, size) != NULL or _has_json_key(s, q + 1, e):
+        if c < RUN_CHARS:
             continue
         runs += 1
         long_runs += c >= LONG_RUN
@@ -357,10 +360,16 @@ cdef tuple _runs(const uint8_t* s, isize n):
 
 cdef inline bint _has_json_key(const uint8_t* s, isize start, isize end) noexcept nogil:
     """Whether s[start:end] holds ``":``."""
-    cdef isize k
-    for k in range(start, end - 1):
-        if s[k] == 0x22 and s[k + 1] == 0x3A:
+    cdef const void* hit
+    cdef isize k = start
+    while k < end - 1:
+        hit = memchr(s + k, 0x22, end - 1 - k)  # a '"' with a byte after it in the span
+        if hit == NULL:
+            return False
+        k = <const uint8_t*>hit - s
+        if s[k + 1] == 0x3A:
             return True
+        k += 1
     return False
 
 
