@@ -103,7 +103,8 @@ def run_all(pages, name: str, **params) -> dict[str, tuple[float, str]]:
         if name.startswith("peer:"):
             text = run_peer(name[5:], pg.text, pg.url, pg.lang).text
         else:
-            text = mcecrawl.extract(pg.text, algorithm=name, **params).text
+            # with the page's URL, as a crawl and an archive pass it (the page-type judgement reads its shape)
+            text = mcecrawl.extract(pg.text, algorithm=name, url=pg.url, **params).text
         out[pg.dataset + "/" + pg.id] = (pg.score(text), text)
     return out
 
