@@ -31,16 +31,11 @@ from typing import Any
 from lxml import etree
 
 from mcecrawl.algorithms import cleaning
-from mcecrawl.algorithms.parse import DROPPED_TAGS, tree_paragraphs
+from mcecrawl.algorithms.parse import DROPPED_TAGS, html_tree, tree_paragraphs
 
 # Dropped as :func:`mcecrawl.algorithms.parse.parse_tree` drops them, except <noscript>: its
 # content is what the page shows without scripts (Discourse serves whole threads only there).
 PAGE_DROPPED_TAGS = tuple(t for t in DROPPED_TAGS if t != "noscript")
-_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, recover=True,
-                           huge_tree=True, default_doctype=False)
-_BYTES_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True, recover=True,
-                                 huge_tree=True, default_doctype=False, encoding="utf-8")
-
 # HTML sectioning elements that are page chrome (HTML §4.3: header, nav, footer, aside) and forms
 # (search, log-in, sign-up).
 CHROME_TAGS = frozenset({"header", "nav", "footer", "aside", "form"})
@@ -72,17 +67,10 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 def page_tree(text: str | bytes) -> Any:
     """Phase 1: the page's ``<body>`` (or root) as an lxml element, or None when it is blank or
-    libxml2 cannot build it."""
-    if not text.strip():
-        return None
-    parser = _BYTES_PARSER if isinstance(text, bytes) else _PARSER
-    try:
-        root = etree.fromstring(text, parser)
-    except (etree.ParserError, ValueError):
-        return None
+    libxml2 cannot build it (a tree cut short at libxml2's depth limit is read as far as it goes)."""
+    root, _ = html_tree(text, PAGE_DROPPED_TAGS)
     if root is None:
         return None
-    etree.strip_elements(root, *PAGE_DROPPED_TAGS, with_tail=False)
     body = root.find("body")
     return root if body is None else body
 
@@ -217,14 +205,14 @@ def drop_link_lists(root: Any) -> None:
             remove(el)
 
 
-def drop_marked(root: Any, words: re.Pattern[str]) -> None:
-    """Drop the descendants of ``root`` whose class/id words match ``words`` and that hold less than
+def drop_marked(root: Any, marked: re.Pattern[str]) -> None:
+    """Drop the descendants of ``root`` whose class/id words match ``marked`` and that hold less than
     :data:`CHROME_MAX_SHARE` of its words (a wrapper around everything is layout), in place."""
-    counts = word_counts(root)
-    limit = CHROME_MAX_SHARE * max(counts.get(root, 0), 1)
+    limit = CHROME_MAX_SHARE * max(words(root), 1)
     for el in list(root.iterdescendants()):
-        if (isinstance(el.tag, str) and counts.get(el, 0) < limit and el.getparent() is not None
-                and words.search(" ".join(filter(None, (el.get("class"), el.get("id")))))):
+        if (isinstance(el.tag, str) and el.getparent() is not None
+                and marked.search(" ".join(filter(None, (el.get("class"), el.get("id")))))
+                and words(el) < limit):
             remove(el)
 
 

@@ -186,21 +186,29 @@ def depth_error(parser: Any) -> str | None:
     return next((e.message for e in parser.error_log if _DEPTH_ERROR in e.message), None)
 
 
-def parse_tree(source: str | bytes) -> Any:
-    """The lxml tree of a region (``str``, or UTF-8 bytes) with scripts, styles and widgets
-    removed, or None when it is blank or libxml2 gave up on it (nesting past its depth limit);
-    :func:`parse_region` then strips tags instead."""
+def html_tree(source: str | bytes, dropped: tuple[str, ...] = DROPPED_TAGS) -> tuple[Any, bool]:
+    """The lxml tree of ``source`` (``str``, or UTF-8 bytes) with the ``dropped`` elements removed,
+    or None when it is blank or libxml2 built nothing; and whether libxml2 stopped building it at
+    its depth limit (the tree is then cut short)."""
     if not source.strip():
-        return None
+        return None, False
     parser = _BYTES_PARSER if isinstance(source, bytes) else _PARSER
     try:
         root = etree.fromstring(source, parser)
     except (etree.ParserError, ValueError):
-        return None
-    if root is None or depth_error(parser):
-        return None
-    etree.strip_elements(root, *DROPPED_TAGS, with_tail=False)
-    return root
+        return None, False
+    if root is None:
+        return None, False
+    etree.strip_elements(root, *dropped, with_tail=False)
+    return root, depth_error(parser) is not None
+
+
+def parse_tree(source: str | bytes) -> Any:
+    """The lxml tree of a region (``str``, or UTF-8 bytes) with scripts, styles and widgets
+    removed, or None when it is blank or libxml2 gave up on it (nesting past its depth limit);
+    :func:`parse_region` then strips tags instead."""
+    root, cut_short = html_tree(source)
+    return None if cut_short else root
 
 
 def page_titles(page: str | bytes) -> list[str]:
