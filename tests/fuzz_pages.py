@@ -26,7 +26,6 @@ from mcecrawl.algorithms.cleaning_words import (
     BLOCK_TAGS,
     CLUTTER_ATTRIBUTES,
     LINK_BOX_TAGS,
-    METADATA_ITEMPROPS,
     SKIPPED_TAGS,
 )
 from mcecrawl.algorithms.danag import remove_scripts_styles_comments
@@ -192,11 +191,11 @@ def walk_differences(data: bytes) -> list[str]:
         walked = [root] + [el for el in root.iter() if len(el)][1:WALKED_SUBTREES + 1]
         for el in walked:
             want = cleaning.blocks(el)
-            for prefilter in ((), (cleaning.word_bits, METADATA_ITEMPROPS)):  # every element asked; plain ones not
+            for decide in (False, True):  # every element asked; the walk's own answers where it has them
                 got = compiled.blocks(el, _compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS,
-                                      LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, *prefilter)
+                                      LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, decide)
                 if got is not None and got != want:
-                    diff.append(f"cleaning walk ({name} tree{', prefilter' if prefilter else ''})")
+                    diff.append(f"cleaning walk ({name} tree{', decided' if decide else ''})")
             got = compiled.blocks(el, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)
             if got is not None and got != cleaning.paragraphs(el):
                 diff.append(f"plain walk ({name} tree)")

@@ -4,10 +4,11 @@ of ``cleaning.link_stats`` (what the link rules count in a subtree); ``profile_i
 
 The reference walks the lxml tree with ``etree.iterwalk``, one Python-level event per element
 start and end.  This walk reads libxml2's nodes directly (lxml's public C API: ``_Element._c_node``
-and ``elementFactory``), in the same order and with the same rules, and calls back into Python only
-where the reference's decision lives there: ``is_clutter`` for the elements that carry an attribute
-it reads (or are link-box containers).  Text is gathered and collapsed as libxml2 holds it (UTF-8),
-one string made per kept block.  The traversal is iterative (parent pointers), so no depth of
+and ``elementFactory``), in the same order and with the same rules.  It answers ``is_clutter`` itself
+where the answer is arithmetic on an element's class/id words (the reference's ``word_bits``, memoised
+per walk) and its link counts (:func:`link_stats`, in C), and calls back into Python only where the
+reference's decision reads text: a caption's or a byline's test.  Text is gathered and collapsed as libxml2 holds it
+(UTF-8), one string made per kept block.  The traversal is iterative (parent pointers), so no depth of
 nesting reaches the C stack.
 
 A node the reference would see differently (a comment, processing instruction or entity left in the
@@ -204,29 +205,98 @@ cdef class _Walk:
             self.linked += _stripped_chars(p, start, len(self.buf))
 
 
-cdef bint _plain(xmlNode* c, object word_bits, object memo, object metadata_itemprops) except -1:
-    """Whether ``cleaning.is_clutter`` answers False for an element that is no link-box container
-    without being asked: no attribute that can hide it or mark the article, no schema.org metadata
-    itemprop, and class/id/role/itemprop/rel words that match no word list (``word_bits`` 0; its
-    answers memoised in ``memo`` for the walk)."""
-    if (_attr(c, b"hidden") is not None or _attr(c, b"aria-hidden") is not None or _attr(c, b"style") is not None
-            or _attr(c, b"data-mce-article") is not None):
-        return False
+# The cleaning rules' words and bounds, set once by the caller from the reference's own
+# (``cleaning.compiled_rules``): the walk answers ``is_clutter`` itself where the answer is arithmetic
+# on words and link counts, and asks the reference only for the rules that read text (captions, bylines).
+cdef object _word_bits = None, _style_search = None
+cdef frozenset _metadata_itemprops = frozenset(), _boilerplate_tags = frozenset()
+cdef bytes _article_mark = b""
+cdef long _POSITIVE = 0, _NEGATIVE = 0, _MEDIA = 0, _NOTICE = 0, _BYLINE = 0, _BOILERPLATE = 0, _UNLIKELY = 0
+cdef long _CANDIDATE = 0
+cdef double _box_share = 0, _content_box_share = 0, _negative_box_share = 0
+cdef Py_ssize_t _box_max_commas = 0, _box_min_links = 0
+cdef bint _rules_set = False
+
+
+def set_rules(word_bits, style_search, article_mark, metadata_itemprops, boilerplate_tags, dict bits,
+              double box_share, double content_box_share, Py_ssize_t box_max_commas, Py_ssize_t box_min_links,
+              double negative_box_share):
+    """The reference's rules for :func:`blocks` with ``decide``: ``word_bits(words)`` (the word lists an
+    element's class/id/role/itemprop/rel value matches, as bits named in ``bits``), ``style_search``
+    (matches a style that hides), the article mark, the metadata itemprops, the boilerplate tags and
+    the link-box and negative-box bounds."""
+    global _word_bits, _style_search, _article_mark, _metadata_itemprops, _boilerplate_tags, _rules_set
+    global _POSITIVE, _NEGATIVE, _MEDIA, _NOTICE, _BYLINE, _BOILERPLATE, _UNLIKELY, _CANDIDATE
+    global _box_share, _content_box_share, _negative_box_share, _box_max_commas, _box_min_links
+    _word_bits, _style_search = word_bits, style_search
+    _article_mark = article_mark.encode("ascii")
+    _metadata_itemprops, _boilerplate_tags = frozenset(metadata_itemprops), frozenset(boilerplate_tags)
+    _POSITIVE, _NEGATIVE, _MEDIA, _NOTICE = bits["positive"], bits["negative"], bits["media"], bits["notice"]
+    _BYLINE, _BOILERPLATE, _UNLIKELY, _CANDIDATE = bits["byline"], bits["boilerplate"], bits["unlikely"], bits["candidate"]
+    _box_share, _content_box_share, _negative_box_share = box_share, content_box_share, negative_box_share
+    _box_max_commas, _box_min_links = box_max_commas, box_min_links
+    _rules_set = True
+
+
+cdef inline double _share(Py_ssize_t* stats) noexcept nogil:
+    """``cleaning._stats_share``: the link share of (links, chars, linked, ...)."""
+    return <double>stats[2] / <double>stats[1] if stats[1] else 0.0
+
+
+cdef int _decide(xmlNode* c, str tag, bint link_box_tag, dict memo, dict styles) except -2:
+    """``cleaning.is_clutter(el, tag)`` where it is arithmetic on the element's words and link counts:
+    1 clutter, 0 not, -1 ask the reference (a caption or byline test, which reads the element's text,
+    or link counts :func:`_link_stats` declines).  The same rules in the same order as the reference."""
+    cdef Py_ssize_t stats[6]
+    cdef bint counted = False
+    cdef long bits = 0
+    if _attr(c, _article_mark) is not None:
+        return 0
+    if _attr(c, b"hidden") is not None or _attr(c, b"aria-hidden") == "true":
+        return 1
+    style = _attr(c, b"style")
+    if style:
+        hides = styles.get(style)
+        if hides is None:
+            hides = styles[style] = _style_search(style) is not None
+        if hides:
+            return 1
     itemprop = _attr(c, b"itemprop")
-    if itemprop is not None and itemprop.strip() in metadata_itemprops:
-        return False
     values = [v for v in (_attr(c, b"class"), _attr(c, b"id"), _attr(c, b"role"), itemprop, _attr(c, b"rel")) if v]
+    if values:
+        words = " ".join(values)
+        found = memo.get(words)
+        if found is None:
+            found = memo[words] = _word_bits(words)
+        bits = found
+    if bits & _NOTICE:
+        return 1
+    if values and tag != "body" and tag != "html" and (  # is_boilerplate
+            tag in _boilerplate_tags or bits & _BOILERPLATE or (bits & _UNLIKELY and not bits & _CANDIDATE)):
+        return 1
+    if link_box_tag:
+        if not _link_stats(c, stats):
+            return -1
+        counted = True
+        if stats[0] and _share(stats) > (_content_box_share if bits & _POSITIVE else _box_share) and (
+                stats[3] < _box_max_commas) and (stats[0] >= _box_min_links or not stats[4] > stats[5]):
+            return 1
     if not values:
-        return True
-    words = " ".join(values)
-    bits = memo.get(words)
-    if bits is None:
-        bits = memo[words] = word_bits(words)
-    return bits == 0
+        return 0
+    if bits & _NEGATIVE and not bits & _POSITIVE:
+        if not counted and not _link_stats(c, stats):
+            return -1
+        if _share(stats) > _negative_box_share:
+            return 1
+    if bits & _MEDIA:
+        return -1
+    if itemprop is not None and itemprop.strip() in _metadata_itemprops:
+        return 1
+    return -1 if bits & _BYLINE else 0
 
 
 def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags, skipped_tags, link_box_tags,
-           double max_link_share, word_bits=None, metadata_itemprops=frozenset()):
+           double max_link_share, bint decide=False):
     """The blocks ``cleaning.blocks(root)`` returns, or None when the tree holds a node kind
     the reference would walk differently (then the caller runs the reference).
 
@@ -237,14 +307,15 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
     of ``parse.tree_paragraphs``: every block's text.  An element without a libxml2 node (made
     with ``_Element.__new__``) raises ``ValueError``.
 
-    With ``word_bits`` (``cleaning.word_bits``) and ``metadata_itemprops``, an element that is no
-    link-box container is not asked about when :func:`_plain` shows ``is_clutter`` would answer
-    False (most elements of today's pages: a class that names a layout, not a rule's word)."""
+    With ``decide`` (the rules given by :func:`set_rules`), the walk answers for the reference's
+    ``is_clutter`` wherever :func:`_decide` can, and calls it only for the rest (captions, bylines)."""
     if root._c_node is NULL:
         raise ValueError("blocks: the element has no libxml2 node (an _Element not made by lxml's parser or API)")
     block_tags, skipped_tags, link_box_tags = frozenset(block_tags), frozenset(skipped_tags), frozenset(link_box_tags)
-    metadata_itemprops = frozenset(metadata_itemprops)
-    cdef dict memo = {}
+    if decide and not _rules_set:
+        raise ValueError("blocks: decide needs the rules (set_rules)")
+    cdef dict memo = {}, styles = {}
+    cdef int decided
     cdef list names = [name.encode("ascii") for name in clutter_attrs]  # kept alive for the C pointers
     cdef const char* attrs[MAX_CLUTTER_ATTRS]
     cdef int n_attrs = len(names), k
@@ -270,14 +341,16 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
         if block:
             w.flush()
         skip = tag in skipped_tags
-        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c, attrs, n_attrs)) and (
-                word_bits is None or tag in link_box_tags or not _plain(c, word_bits, memo, metadata_itemprops)):
-            held = cetree.elementFactory(root._doc, c)  # keeps c's subtree allocated whatever the callback does
-            skip = bool(is_clutter(held, tag))
-            if not _still_under(c, top, depth):
-                raise RuntimeError("blocks: is_clutter changed the tree (moved or removed the element it was given "
-                                   "or an ancestor); it must only read it")
-            held = None
+        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c, attrs, n_attrs)):
+            decided = _decide(c, tag, tag in link_box_tags, memo, styles) if decide else -1
+            if decided < 0:
+                held = cetree.elementFactory(root._doc, c)  # keeps c's subtree allocated whatever the callback does
+                decided = 1 if is_clutter(held, tag) else 0
+                if not _still_under(c, top, depth):
+                    raise RuntimeError("blocks: is_clutter changed the tree (moved or removed the element it was given "
+                                       "or an ancestor); it must only read it")
+                held = None
+            skip = decided == 1
         if not skip:
             if is_a and _counts_as_link(c):
                 w.in_link += 1
@@ -344,9 +417,16 @@ def link_stats(cetree._Element el not None):
     non-whitespace characters, those inside links, commas, sentence ends, those inside links), all
     but the first 0 when there is no link; None when the subtree holds a node kind the reference
     reads differently (comment, processing instruction, entity, namespaced element)."""
-    cdef xmlNode* top = el._c_node
-    if top is NULL:
+    cdef Py_ssize_t out[6]
+    if el._c_node is NULL:
         raise ValueError("link_stats: the element has no libxml2 node")
+    if not _link_stats(el._c_node, out):
+        return None
+    return (out[0], out[1], out[2], out[3], out[4], out[5])
+
+
+cdef bint _link_stats(xmlNode* top, Py_ssize_t* out) noexcept:
+    """:func:`link_stats` into ``out``; False where it returns None."""
     cdef xmlNode* c = top.children
     cdef Py_ssize_t links = 0, chars = 0, linked = 0, commas = 0, ends = 0, linked_ends = 0, in_link = 0
     cdef Py_ssize_t i, n, k
@@ -355,7 +435,7 @@ def link_stats(cetree._Element el not None):
     while c is not NULL:
         if c.type == tree.XML_ELEMENT_NODE:
             if c.ns is not NULL:
-                return None
+                return False
             if strcmp(<const char*>c.name, b"a") == 0:
                 links += 1
                 in_link += 1
@@ -383,7 +463,7 @@ def link_stats(cetree._Element el not None):
                             linked_ends += 1
                     i += k
         elif not _skippable(c):
-            return None
+            return False
         # next: the sibling, else up to the first ancestor (below top) with one, closing links on the way
         while c.next is NULL:
             c = c.parent
@@ -395,5 +475,7 @@ def link_stats(cetree._Element el not None):
         if c is not NULL:
             c = c.next
     if not links:
-        return (0, 0, 0, 0, 0, 0)
-    return (links, chars, linked, commas, ends, linked_ends)
+        chars = linked = commas = ends = linked_ends = 0
+    out[0], out[1], out[2], out[3], out[4], out[5] = links, chars, linked, commas, ends, linked_ends
+    return True
+

@@ -138,6 +138,11 @@ _POSITIVE, _NEGATIVE, _MEDIA, _NOTICE, _BYLINE, _UNRELATED, _UNLIKELY, _CANDIDAT
     1 << k for k in range(10))
 
 
+# The bits by name, for the compiled walk's own answers (``_cleaning.set_rules``): "boilerplate" is
+# what :func:`is_boilerplate` drops on the words alone (an unlikely role, a tag word, "related").
+WORD_BITS = {"positive": _POSITIVE, "negative": _NEGATIVE, "media": _MEDIA, "notice": _NOTICE, "byline": _BYLINE,
+             "boilerplate": _ROLE_OR_TAG | _UNRELATED, "unlikely": _UNLIKELY, "candidate": _CANDIDATE}
+
 _WORD_LISTS = ((_POSITIVE, POSITIVE), (_NEGATIVE, NEGATIVE), (_MEDIA, MEDIA), (_NOTICE, NOTICES), (_BYLINE, BYLINE),
                (_UNRELATED, UNRELATED), (_UNLIKELY, UNLIKELY), (_CANDIDATE, MAYBE_CANDIDATE))
 # The same lists without re.IGNORECASE, for ASCII tokens lower-cased first: on ASCII text the two

@@ -29,8 +29,11 @@ from mcecrawl.algorithms import cleaning as cleaning_reference
 from mcecrawl.algorithms import lines as reference
 from mcecrawl.algorithms import pagescan as pagescan_reference
 from mcecrawl.algorithms.cleaning_words import (
+    ARTICLE_MARK,
     BLOCK_TAGS,
+    BOILERPLATE_TAGS,
     CLUTTER_ATTRIBUTES,
+    INVISIBLE_STYLE,
     LINK_BOX_TAGS,
     METADATA_ITEMPROPS,
     SKIPPED_TAGS,
@@ -102,8 +105,13 @@ def _c() -> Any:
     return compiled if _use_compiled else None
 
 
-if cleaning is not None:  # the marks the compiled link_stats counts are the reference's own
+if cleaning is not None:  # the marks the compiled link_stats counts and the rules it answers are the reference's own
     cleaning.set_marks(cleaning_reference.SENTENCE_END_MARKS, cleaning_reference.COMMA_MARKS)
+    cleaning.set_rules(
+        cleaning_reference.word_bits, INVISIBLE_STYLE.search, ARTICLE_MARK, METADATA_ITEMPROPS, BOILERPLATE_TAGS,
+        cleaning_reference.WORD_BITS, cleaning_reference.LINK_BOX_MAX_LINK_SHARE,
+        cleaning_reference.CONTENT_BOX_MAX_LINK_SHARE, cleaning_reference.LINK_BOX_MAX_COMMAS,
+        cleaning_reference.LINK_BOX_MIN_LINKS, cleaning_reference.NEGATIVE_BOX_MAX_LINK_SHARE)
 
 
 def link_stats(el: Any) -> cleaning_reference.LinkStats:
@@ -125,7 +133,7 @@ def cleaning_blocks(root: Any) -> list[str]:
     if _use_compiled and cleaning is not None:
         out: list[str] | None = cleaning.blocks(
             root, compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
-            cleaning_reference.TEXT_BLOCK_MAX_LINK_SHARE, cleaning_reference.word_bits, METADATA_ITEMPROPS)
+            cleaning_reference.TEXT_BLOCK_MAX_LINK_SHARE, decide=True)
         if out is not None:  # None: a node kind the compiled walk leaves to the reference
             return out
     return cleaning_reference.blocks(root)

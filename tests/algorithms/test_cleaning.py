@@ -131,3 +131,49 @@ def test_compiled_walk_equals_the_reference_on_odd_trees():
     odd = (b"<div><!-- c --><p>a<?pi x?>b</p><![CDATA[x]]>&amp;&nbsp;&unknown;<svg:g xmlns:svg='urn:x'>"
            b"<svg:t>t</svg:t></svg:g><o:p>o</o:p><p class='byline'>By A</p></div>")
     assert walk_differences(odd) == []
+
+
+# One element per rule of cleaning.is_clutter (kept: "keep"; dropped: "drop"), each inside a kept
+# paragraph so that its fate shows in the blocks; `asks` marks the rules that read the element's text
+# (a caption, a byline), the only ones the compiled walk hands back to the reference.
+RULE_CASES = [
+    ("marked article", '<div data-mce-article="" class="related"><p>kept: marked</p></div>', False),
+    ("hidden", "<div hidden><p>dropped: hidden</p></div>", False),
+    ("aria-hidden", '<div aria-hidden="true"><p>dropped: aria</p></div>', False),
+    ("aria-hidden false", '<div aria-hidden="false"><p>kept: aria false</p></div>', False),
+    ("style hides", '<div style="display: none"><p>dropped: style</p></div>', False),
+    ("style shows", '<div style="color: red"><p>kept: style</p></div>', False),
+    ("notice", '<div class="newsletter-signup"><p>dropped: notice</p></div>', False),
+    ("boilerplate tag with words", '<nav class="x"><p>dropped: nav</p></nav>', False),
+    ("boilerplate word", '<div id="footer"><p>dropped: footer</p></div>', False),
+    ("unlikely redeemed", '<div class="sidebar article"><p>kept: redeemed</p></div>', False),
+    ("link box", '<ul><li><a href="/a">dropped: one</a></li><li><a href="/b">link box</a></li></ul>', False),
+    ("content box", '<div class="story"><p>kept: a story with <a href="/a">one link</a> in it.</p></div>', False),
+    ("negative links", '<div class="comment"><a href="/a">dropped: negative</a> x</div>', False),
+    ("caption", '<div class="caption"><p>dropped: caption</p></div>', True),
+    ("metadata", '<span itemprop="datePublished">dropped: metadata</span>', False),
+    ("byline", '<div class="byline">dropped: byline</div>', True),
+    ("plain", '<div class="layout-grid"><p>kept: plain</p></div>', False),
+]
+
+
+@compiled_walk
+@pytest.mark.parametrize("name, markup, asks", RULE_CASES, ids=[c[0] for c in RULE_CASES])
+def test_the_walk_answers_each_rule_as_the_reference_and_asks_only_for_text_rules(name, markup, asks):
+    from mcecrawl.algorithms import cleaning
+    from mcecrawl.algorithms.cleaning_words import BLOCK_TAGS, CLUTTER_ATTRIBUTES, LINK_BOX_TAGS, SKIPPED_TAGS
+    from mcecrawl.algorithms.parse import parse_tree
+
+    root = parse_tree(f"<div><p>before.</p>{markup}<p>after.</p></div>".encode())
+    asked: list[str] = []
+
+    def is_clutter(el, tag):
+        asked.append(tag)
+        return profile_impl.compiled_is_clutter(el, tag)
+
+    want = cleaning.blocks(root)
+    got = profile_impl.cleaning.blocks(root, is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
+                                       cleaning.TEXT_BLOCK_MAX_LINK_SHARE, True)
+    assert got == want
+    assert any("kept:" in b for b in want) == ("kept:" in markup)  # the case tests the rule it names
+    assert bool(asked) == asks, asked
