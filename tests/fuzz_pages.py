@@ -103,6 +103,11 @@ def fuzz_inputs(seed: int, count: int, pages: list[bytes]) -> Iterator[bytes]:
             yield _mutate(rng, rng.choice(pages))
 
 
+# The containers read around a line: a small bound and the extraction's own; lines read per page.
+ENCLOSING_LIMIT = 3
+ENCLOSED_LINES = 2000
+
+
 def profile_arrays(data: bytes) -> dict[str, np.ndarray]:
     """Every array of the line profile the current implementation computes for ``data``."""
     out: dict[str, np.ndarray] = {}
@@ -123,6 +128,12 @@ def profile_arrays(data: bytes) -> dict[str, np.ndarray]:
     content = profile_impl.count_content_code(lines)[0][kept]
     out["link"], out["depth"], out["opens"] = profile_impl.links_and_depth(lines, kept, content)
     out["punct"] = profile_impl.count_punctuation(lines, kept, content)
+    starts = lines.starts[kept]
+    for limit in (ENCLOSING_LIMIT, 64):  # the containers around each kept line (its first ENCLOSED_LINES)
+        out[f"enclosing/{limit}"] = np.array([
+            (line, start, end) for line in range(min(len(starts), ENCLOSED_LINES))
+            for start, end in profile_impl.enclosing_tags(lines, out["opens"], int(out["depth"][line]),
+                                                          int(starts[line]), limit)], dtype=np.int64)
     return out
 
 

@@ -695,3 +695,51 @@ def count_punctuation(const uint8_t[::1] data not None, const int64_t[::1] text_
                         count += b1 == 0xBC and (b2 == 0x8C or b2 == 0x81 or b2 == 0x9F)
             o[row] = count
     return out
+
+
+cdef inline isize _upper_bound(const uint64_t[::1] a, uint64_t v) noexcept nogil:
+    """The first index of the sorted ``a`` whose value is greater than ``v`` (numpy's searchsorted, right)."""
+    cdef isize lo = 0, hi = a.shape[0], mid
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        if a[mid] <= v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef inline isize _lower_bound(const int32_t[::1] a, int64_t v) noexcept nogil:
+    """The first index of the sorted ``a`` whose value is not less than ``v`` (searchsorted, left)."""
+    cdef isize lo = 0, hi = a.shape[0], mid
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        if a[mid] < v:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def enclosing_tags(const uint64_t[::1] opens not None, const int32_t[::1] tag_starts not None,
+                   const int32_t[::1] tag_ends not None, int64_t top, int64_t at, int64_t limit):
+    """``lines.enclosing_tags``: (start, end) of the opening tags around byte ``at`` at depth ``top``,
+    innermost first, at most ``limit``; one binary search per depth."""
+    cdef list out = []
+    cdef int64_t d, stop = top - limit if top - limit > 0 else 0
+    cdef uint64_t key, found
+    cdef isize i, k
+    if opens.shape[0] == 0:
+        return out
+    d = top
+    while d > stop:
+        key = (<uint64_t>d) << 32 | (<uint64_t>at & 0xFFFFFFFFFFFFFFFF)
+        i = _upper_bound(opens, key) - 1
+        if i >= 0 and (opens[i] >> 32) == <uint64_t>d:
+            found = opens[i] & 0xFFFFFFFF
+            k = _lower_bound(tag_starts, <int64_t>found)
+            if k >= tag_starts.shape[0]:
+                raise IndexError("enclosing_tags: an opening that is no tag start")
+            out.append((<int64_t>found, <int64_t>tag_ends[k]))
+        d -= 1
+    return out

@@ -730,6 +730,22 @@ def links_and_depth(lines: Lines, kept: np.ndarray, content: np.ndarray) -> tupl
     return link, depth, opens
 
 
+def enclosing_tags(lines: Lines, opens: np.ndarray, top: int, at: int, limit: int) -> list[tuple[int, int]]:
+    """(start, end) byte offsets of the opening tags of the containers around byte ``at``, which
+    lies at container depth ``top``, innermost first; at most ``limit`` of them.  ``opens`` are the
+    sorted ``depth << 32 | offset`` keys of :func:`links_and_depth`: the container at depth d is
+    the last key <= (d, at), when its depth is d."""
+    depths = np.arange(top, max(top - limit, 0), -1, dtype=np.uint64)
+    if not len(depths) or not len(opens):
+        return []
+    i = np.searchsorted(opens, depths << np.uint64(32) | np.uint64(at), side="right") - 1
+    ok = i >= 0
+    found = opens[i[ok]]
+    found = found[(found >> np.uint64(32)) == depths[ok]] & np.uint64(0xFFFFFFFF)
+    ends = lines.tag_ends[np.searchsorted(lines.tag_starts, found)]
+    return [(int(s), int(e)) for s, e in zip(found, ends)]
+
+
 def count_punctuation(lines: Lines, kept: np.ndarray, content: np.ndarray) -> np.ndarray:
     """Sentence punctuation in the text of each kept line (after the tag it starts with, R2L
     §4.1).  Only the text of lines with content is read, chunk by chunk: a table lookup finds the

@@ -275,6 +275,16 @@ def links_and_depth(lines: Lines, kept: np.ndarray, content: np.ndarray) -> tupl
     return _i32(link), _i32(depth).astype(np.int64), opens  # the reference's cumsum after [0] is int64
 
 
+def enclosing_tags(lines: Lines, opens: np.ndarray, top: int, at: int, limit: int) -> list[tuple[int, int]]:
+    """:func:`mcecrawl.algorithms.lines.enclosing_tags` (compiled: binary searches in C, no numpy
+    call per region)."""
+    c = _c()
+    if c is None or lines.tag_starts.dtype != np.int32 or lines.tag_ends.dtype != np.int32 or opens.dtype != np.uint64:
+        return reference.enclosing_tags(lines, opens, top, at, limit)
+    out: list[tuple[int, int]] = c.enclosing_tags(opens, lines.tag_starts, lines.tag_ends, top, at, limit)
+    return out
+
+
 def count_punctuation(lines: Lines, kept: np.ndarray, content: np.ndarray) -> np.ndarray:
     """:func:`mcecrawl.algorithms.lines.count_punctuation`."""
     c = _c()

@@ -293,19 +293,9 @@ def closing_line(lp: LineProfile, line: int, level: int, stop: int | None = None
 def containers(lp: LineProfile, line: int) -> list[tuple[int, bytes]]:
     """(byte offset, opening tag) of the containers enclosing kept line ``line``, innermost first;
     at most :data:`MAX_CONTAINERS` of them."""
-    at = int(lp.lines.starts[lp.kept[line]])
-    keys = lp.opens
-    top = int(lp.depth[line])
-    depths = np.arange(top, max(top - MAX_CONTAINERS, 0), -1, dtype=np.uint64)
-    if not len(depths) or not len(keys):
-        return []
-    i = np.searchsorted(keys, depths << np.uint64(32) | np.uint64(at), side="right") - 1
-    ok = i >= 0
-    found = keys[i[ok]]
-    found = found[(found >> np.uint64(32)) == depths[ok]] & np.uint64(0xFFFFFFFF)
-    lines, data = lp.lines, lp.lines.data
-    ends = lines.tag_ends[np.searchsorted(lines.tag_starts, found)]
-    return [(int(s), data[int(s):int(e) + 1]) for s, e in zip(found, ends)]
+    data = lp.lines.data
+    return [(s, data[s:e + 1]) for s, e in profile.enclosing_tags(
+        lp.lines, lp.opens, int(lp.depth[line]), int(lp.lines.starts[lp.kept[line]]), MAX_CONTAINERS)]
 
 
 def label_region(lp: LineProfile, c: Candidate) -> Candidate:
