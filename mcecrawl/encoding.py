@@ -451,7 +451,7 @@ _WIDE = (("utf-32-le", 4, 3, 0), ("utf-32-be", 4, 0, 3), ("utf-16-le", 2, 1, 0),
 def _wide_candidates(body: bytes, whole: bool) -> Iterator[str]:
     """The UTF-16/32 codecs whose NUL pattern ``body`` shows (:data:`WIDE_NUL_RATIO`); ``whole``: the
     body must be a whole number of units (a sample's cut end need not)."""
-    if body.count(0) < WIDE_MIN_ASCII_SHARE * len(body) / 4:
+    if 0 not in body or body.count(0) < WIDE_MIN_ASCII_SHARE * len(body) / 4:  # `in` stops at the first NUL
         return
     for codec, width, high, low in _WIDE:
         units = len(body) // width
