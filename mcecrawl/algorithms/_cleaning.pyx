@@ -23,7 +23,8 @@ root at the depth the walk reached it; if not (the callback removed or moved it 
 the walk stops with ``RuntimeError`` before it reads any pointer of the changed tree.  The sets it
 is given are copied into frozensets first, so no caller's ``__contains__`` runs during the walk.
 """
-from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.unicode cimport PyUnicode_AsUTF8AndSize, PyUnicode_DecodeUTF8
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
@@ -479,3 +480,160 @@ cdef bint _link_stats(xmlNode* top, Py_ssize_t* out) noexcept:
     out[0], out[1], out[2], out[3], out[4], out[5] = links, chars, linked, commas, ends, linked_ends
     return True
 
+
+
+# --- the word lists over class/id/role/itemprop/rel values, in C ---------------------------------
+# ``cleaning.word_bits`` for a value of ASCII tokens: the words found inside a token by one pass of an
+# Aho-Corasick automaton over the lower-cased value (no word holds a space, so none spans two tokens),
+# the whole-token words and the ad-slot rule at each token's end.  A value with another character or
+# other whitespace is answered by the reference (``set_words``' ``reference``).
+
+cdef enum:
+    ASCII = 128
+cdef int* _delta = NULL  # state * ASCII + byte -> state (the automaton's goto and fail links resolved)
+cdef unsigned int* _found = NULL  # state -> bits of the words ending there (along its fail links)
+cdef enum:
+    MAX_WHOLE_WORDS = 64
+cdef list _whole_words = []  # lower-case bytes of the words that are a whole token, kept alive for:
+cdef const unsigned char* _whole_ptr[MAX_WHOLE_WORDS]
+cdef Py_ssize_t _whole_len[MAX_WHOLE_WORDS]
+cdef unsigned int _whole_bit[MAX_WHOLE_WORDS]
+cdef int _n_whole = 0
+cdef unsigned int _ad_slot_bit = 0
+cdef object _reference_bits = None
+
+
+def set_words(inside, whole, unsigned int ad_slot_bit, reference):
+    """The word lists as ``cleaning.token_rules`` reads them: ``inside`` (word, bit) found inside a
+    token, ``whole`` (word, bit) a whole token, the ad-slot rule's bit; ``reference``: the reference's
+    ``word_bits``, for the values this matcher leaves to it."""
+    global _delta, _found, _whole_words, _n_whole, _ad_slot_bit, _reference_bits
+    if len(whole) > MAX_WHOLE_WORDS:
+        raise ValueError(f"at most {MAX_WHOLE_WORDS} whole-token words")
+    goto, found = [{}], [0]
+    for word, bit in inside:
+        state = 0
+        for ch in word.encode("ascii"):
+            if ch not in goto[state]:
+                goto[state][ch] = len(goto)
+                goto.append({})
+                found.append(0)
+            state = goto[state][ch]
+        found[state] |= bit
+    n = len(goto)
+    fail, delta = [0] * n, [[0] * ASCII for _ in range(n)]
+    queue, head = [], 0
+    for ch, state in goto[0].items():
+        delta[0][ch] = state
+        queue.append(state)
+    while head < len(queue):  # breadth first: a state's fail link is shallower, finished before it
+        r = queue[head]
+        head += 1
+        found[r] |= found[fail[r]]
+        for ch in range(ASCII):
+            if ch in goto[r]:
+                t = goto[r][ch]
+                fail[t] = delta[fail[r]][ch]
+                delta[r][ch] = t
+                queue.append(t)
+            else:
+                delta[r][ch] = delta[fail[r]][ch]
+    cdef int* new_delta = <int*>malloc(n * ASCII * sizeof(int))
+    cdef unsigned int* new_found = <unsigned int*>malloc(n * sizeof(unsigned int))
+    if new_delta is NULL or new_found is NULL:
+        free(new_delta)
+        free(new_found)
+        raise MemoryError()
+    cdef int s, c
+    for s in range(n):
+        new_found[s] = found[s]
+        for c in range(ASCII):
+            new_delta[s * ASCII + c] = delta[s][c]
+    free(_delta)
+    free(_found)
+    _delta, _found = new_delta, new_found
+    _whole_words = [w.encode("ascii") for w, _ in whole]
+    for s, (_, bit) in enumerate(whole):
+        _whole_ptr[s] = <const unsigned char*>(<bytes>_whole_words[s])
+        _whole_len[s], _whole_bit[s] = len(_whole_words[s]), bit
+    _n_whole = len(whole)
+    _ad_slot_bit, _reference_bits = ad_slot_bit, reference
+
+
+cdef inline unsigned char _lower(unsigned char c) noexcept nogil:
+    return c + 32 if 65 <= c <= 90 else c
+
+
+cdef inline bint _word_char(unsigned char c) noexcept nogil:
+    """``\\w`` on ASCII."""
+    return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122) or c == 95
+
+
+cdef bint _ad_slot(const unsigned char* t, Py_ssize_t m) noexcept nogil:
+    """``cleaning_words.AD_SLOT`` on one ASCII token: "ad", "ads" or "advert…" as a part of the token
+    that starts it or follows "_"/"-", and ends it or is followed by "_"/"-" (``advert\\w*`` may stop at
+    any "_" of the word characters after it)."""
+    cdef Py_ssize_t i, j, k
+    cdef bint underscore
+    for i in range(m - 1):
+        if (i and t[i - 1] != 95 and t[i - 1] != 45) or _lower(t[i]) != 97 or _lower(t[i + 1]) != 100:
+            continue
+        j = i + 2
+        if j == m or t[j] == 95 or t[j] == 45:
+            return True
+        if _lower(t[j]) == 115 and (j + 1 == m or t[j + 1] == 95 or t[j + 1] == 45):
+            return True
+        if m - i >= 6 and _lower(t[j]) == 118 and _lower(t[j + 1]) == 101 and _lower(t[j + 2]) == 114 \
+                and _lower(t[j + 3]) == 116:
+            k, underscore = i + 6, False
+            while k < m and _word_char(t[k]):
+                underscore |= t[k] == 95
+                k += 1
+            if k == m or t[k] == 45 or underscore:
+                return True
+    return False
+
+
+cdef unsigned int _token_end(const unsigned char* t, Py_ssize_t m) noexcept nogil:
+    """The bits a whole ASCII token decides: the whole-token words and the ad-slot rule."""
+    cdef unsigned int bits = 0
+    cdef Py_ssize_t k
+    cdef int j
+    for j in range(_n_whole):
+        if _whole_len[j] != m:
+            continue
+        for k in range(m):
+            if _lower(t[k]) != _whole_ptr[j][k]:
+                break
+        else:
+            bits |= _whole_bit[j]
+    if _ad_slot_bit and _ad_slot(t, m):
+        bits |= _ad_slot_bit
+    return bits
+
+
+def word_bits(str words not None):
+    """``cleaning.word_bits(words)``: which word lists a class/id/role/itemprop/rel value matches."""
+    if _delta is NULL:
+        raise ValueError("word_bits: the word lists are not set (set_words)")
+    if not words.isascii():
+        return _reference_bits(words)
+    cdef Py_ssize_t n = 0, i, start = 0
+    cdef const unsigned char* p = <const unsigned char*>PyUnicode_AsUTF8AndSize(words, &n)
+    cdef unsigned int bits = 0
+    cdef int state = 0
+    cdef unsigned char c
+    for i in range(n):
+        c = p[i]
+        if c == 32:
+            if i > start:
+                bits |= _token_end(p + start, i - start)
+            start, state = i + 1, 0
+            continue
+        if (9 <= c <= 13) or (28 <= c <= 31):  # other whitespace: the reference reads the whole value
+            return _reference_bits(words)
+        state = _delta[state * ASCII + _lower(c)]
+        bits |= _found[state]
+    if n > start:
+        bits |= _token_end(p + start, n - start)
+    return bits

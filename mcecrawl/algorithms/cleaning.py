@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable
 from lxml import etree
 
 from mcecrawl.algorithms.cleaning_words import (
+    AD_SLOT,
     ARTICLE_MARK,
     BLOCK_TAGS,
     BOILERPLATE_TAGS,
@@ -209,6 +210,36 @@ def whole_value_word_bits(words: str) -> int:
     return _whole_value_bits(words)
 
 
+# An alternative of the word lists that is a plain run of letters, digits and dashes: found inside a token.
+_LITERAL = re.compile(r"[a-z0-9-]+")
+# One that is a whole token: "^hid$".
+_WHOLE_TOKEN = re.compile(r"\^([a-z0-9-]+)\$")
+
+
+def token_rules() -> tuple[list[tuple[str, int]], list[tuple[str, int]], int]:
+    """The word lists as a compiled matcher of ASCII tokens reads them: (words found inside a token,
+    each with its bit; whole tokens, each with its bit; the bit of :data:`AD_SLOT`'s rule), from
+    the patterns themselves.  An alternative with a space never matches a token; any other kind
+    raises ValueError (the matcher would not know it: the reference is then used)."""
+    inside: list[tuple[str, int]] = []
+    whole = [(w, _ROLE_OR_TAG) for w in sorted(UNLIKELY_ROLES | BOILERPLATE_TAGS)]
+    ad_bit = 0
+    for bit, pattern in _LOWER_WORD_LISTS:
+        source = pattern.pattern
+        if AD_SLOT in source:
+            source, ad_bit = source.replace(AD_SLOT, ""), ad_bit | bit
+        for alternative in filter(None, source.split("|")):
+            if _LITERAL.fullmatch(alternative):
+                inside.append((alternative, bit))
+            elif m := _WHOLE_TOKEN.fullmatch(alternative):
+                whole.append((m.group(1), bit))
+            elif " " not in alternative:
+                raise ValueError(f"a word-list alternative the token matcher cannot read: {alternative!r}")
+    if any(not w.isascii() or w != w.lower() for w, _ in inside + whole):
+        raise ValueError("the token matcher reads lower-case ASCII words")
+    return inside, whole, ad_bit
+
+
 def word_tests(words: str) -> tuple[bool, bool, bool, bool, bool]:
     """Whether the words match POSITIVE, NEGATIVE, MEDIA, NOTICES and BYLINE."""
     bits = word_bits(words) if words else 0
@@ -216,17 +247,19 @@ def word_tests(words: str) -> tuple[bool, bool, bool, bool, bool]:
             bool(bits & _BYLINE))
 
 
-def is_boilerplate(name: str, words: str) -> bool:
+def is_boilerplate(name: str, words: str, bits: int | None = None) -> bool:
     """Readability's test (``_grabArticle``): an unlikely word not redeemed by a candidate word
     (:data:`UNRELATED` never is), or an unlikely ARIA role; plus HTML's nav/aside/footer, as
     elements or as a whole class/id word (``<div id="footer">``, the idiom those elements
     replaced: a candidate word elsewhere in the attribute, as in ``class="footer
-    footer-content"``, does not redeem it)."""
+    footer-content"``, does not redeem it).  ``bits``: the words' :func:`word_bits`, when the caller
+    has them."""
     if name in BOILERPLATE_TAGS:
         return True
     if name == "body" or not words:
         return False
-    bits = word_bits(words)
+    if bits is None:
+        bits = word_bits(words)
     if bits & (_ROLE_OR_TAG | _UNRELATED):
         return True  # an unlikely ARIA role, a class/id that is exactly "footer", "nav", "aside"; "related"
     return bool(bits & _UNLIKELY) and not bits & _CANDIDATE

@@ -42,8 +42,8 @@ MEDIA = re.compile(r"caption|credit|gallery|slideshow|carousel", re.I)
 # as a whole word or a word's dash/underscore-separated part: "ad-unit", "js_ad-slot", never
 # "address" or "head").  The words are trafilatura's OVERALL_DISCARD_XPATH token groups
 # (newsletter, "subscri", "disclaimer", "copyright", " ad ", "ad-").
-NOTICES = re.compile(r"newsletter|subscri|disclaimer|disclosure|copyright|(?:^|[\s_-])(?:ads?|advert\w*)(?:$|[\s_-])",
-                     re.I)
+AD_SLOT = r"(?:^|[\s_-])(?:ads?|advert\w*)(?:$|[\s_-])"
+NOTICES = re.compile(r"newsletter|subscri|disclaimer|disclosure|copyright|" + AD_SLOT, re.I)
 # schema.org CreativeWork / Article properties that hold metadata, not running text
 # (https://schema.org/Article); "description" is left out: pages use it for the lead.
 METADATA_ITEMPROPS = frozenset({

@@ -105,11 +105,33 @@ def _c() -> Any:
     return compiled if _use_compiled else None
 
 
+def _compiled_words() -> Any:
+    """The compiled word_bits, given the reference's word lists; None when it cannot read them."""
+    if cleaning is None:
+        return None
+    try:
+        cleaning.set_words(*cleaning_reference.token_rules(), cleaning_reference.word_bits)
+    except ValueError:  # a word-list alternative the compiled matcher does not know: the reference answers
+        return None
+    return cleaning.word_bits
+
+
+_word_bits = _compiled_words()
+
+
+def word_bits(words: str) -> int:
+    """:func:`mcecrawl.algorithms.cleaning.word_bits` (compiled: one automaton pass over the value)."""
+    if _use_compiled and _word_bits is not None:
+        bits: int = _word_bits(words)
+        return bits
+    return cleaning_reference.word_bits(words)
+
+
 if cleaning is not None:  # the marks the compiled link_stats counts and the rules it answers are the reference's own
     cleaning.set_marks(cleaning_reference.SENTENCE_END_MARKS, cleaning_reference.COMMA_MARKS)
     cleaning.set_rules(
-        cleaning_reference.word_bits, INVISIBLE_STYLE.search, ARTICLE_MARK, METADATA_ITEMPROPS, BOILERPLATE_TAGS,
-        cleaning_reference.WORD_BITS, cleaning_reference.LINK_BOX_MAX_LINK_SHARE,
+        _word_bits or cleaning_reference.word_bits, INVISIBLE_STYLE.search, ARTICLE_MARK, METADATA_ITEMPROPS,
+        BOILERPLATE_TAGS, cleaning_reference.WORD_BITS, cleaning_reference.LINK_BOX_MAX_LINK_SHARE,
         cleaning_reference.CONTENT_BOX_MAX_LINK_SHARE, cleaning_reference.LINK_BOX_MAX_COMMAS,
         cleaning_reference.LINK_BOX_MIN_LINKS, cleaning_reference.NEGATIVE_BOX_MAX_LINK_SHARE)
 

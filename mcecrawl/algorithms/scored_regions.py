@@ -298,12 +298,18 @@ def containers(lp: LineProfile, line: int) -> list[tuple[int, bytes]]:
         lp.lines, lp.opens, int(lp.depth[line]), int(lp.lines.starts[lp.kept[line]]), MAX_CONTAINERS)]
 
 
+def _boilerplate(tag: bytes) -> bool:
+    """Whether an opening tag's container is boilerplate (:func:`is_boilerplate` of its label)."""
+    name, words = _label(tag)
+    return is_boilerplate(name, words, profile.word_bits(words))
+
+
 def label_region(lp: LineProfile, c: Candidate) -> Candidate:
     """Containers of the region's middle line and what their labels say (computed once)."""
     if c.boilerplate is None:
         c.containers = containers(lp, c.middle)
         labels = [_label(t) for _, t in c.containers]
-        c.boilerplate = any(is_boilerplate(n, w) for n, w in labels)
+        c.boilerplate = any(is_boilerplate(n, w, profile.word_bits(w)) for n, w in labels)
         c.labelled = any(is_labelled(n, w) for n, w in labels)
     return c
 
@@ -433,7 +439,7 @@ def own_boilerplate(best: Candidate, c: Candidate) -> bool:
     if not c.boilerplate:
         return False
     shared = {off for off, _ in best.containers}
-    return any(off not in shared and is_boilerplate(*_label(tag)) for off, tag in c.containers)
+    return any(off not in shared and _boilerplate(tag) for off, tag in c.containers)
 
 
 _FIRST_TAG = re.compile(rb"\s*</?([A-Za-z][A-Za-z0-9]*)")
@@ -481,7 +487,7 @@ def clean_region(lp: LineProfile, first: int, last: int, article: Candidate) -> 
     :data:`RETRY_CHARS` remain, it is cleaned again with every one of them exempt.
     """
     chain = [(off, tag) for off, tag in article.containers]
-    keep = {off for off, tag in chain if not is_boilerplate(*_label(tag)) and not hidden_tag(tag)}
+    keep = {off for off, tag in chain if not _boilerplate(tag) and not hidden_tag(tag)}
     blocks = _parse_cleaned(lp, first, last, keep)
     if len(keep) < len(chain) and sum(map(len, blocks)) < RETRY_CHARS:
         blocks = _parse_cleaned(lp, first, last, {off for off, _ in chain})

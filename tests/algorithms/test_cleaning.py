@@ -110,6 +110,48 @@ def test_word_tests_by_token_equal_the_patterns_over_the_whole_value():
         assert cleaning.word_bits(value) == cleaning.whole_value_word_bits(value), repr(value)
 
 
+WORD_PIECES = ["ad", "ads", "advert", "adverts", "advert_x", "advert.x", "adVERTising-", "advert9_", "AD", "Ads_",
+               "_ad", "a", "d", "hid", "hidden", "HID", "-ad-", "related", "content", "main", "footer", "nav",
+               "navigation", "NaVigation", "dialog", "comment", "byline", "credit", "subscribe", "post", "entry",
+               "body", "x", "ſidebar", "\u212aeywords", "\u0130d", "caption", "media", "mathjax", "row", "col-md-6",
+               "js_ad-slot", "address", "head", "header", "widget", "page", "text", "menubar", "contentinfo", ""]
+
+
+@compiled_walk
+def test_compiled_word_tests_equal_the_patterns():
+    """The compiled matcher (an automaton over ASCII values; the reference for the others) answers
+    as the word lists' regexes over the whole value: random values of the lists' words, their parts,
+    the ad-slot rule's edges and every separator kind, ASCII and not."""
+    import random
+
+    from mcecrawl.algorithms import cleaning
+
+    assert profile_impl._word_bits is not None  # the shipped word lists are all readable by the matcher
+    seps = [" ", " ", " ", "  ", "-", "_", ".", "", "\t", "\n", "\x1c", "\u00a0"]
+    rng = random.Random(20261127)
+    for _ in range(50_000):
+        value = "".join(rng.choice(WORD_PIECES) + rng.choice(seps) for _ in range(rng.randint(1, 5)))
+        value = value[:-1] if rng.random() < 0.5 else value
+        assert profile_impl._word_bits(value) == cleaning.whole_value_word_bits(value), repr(value)
+
+
+def test_token_rules_refuse_an_alternative_they_cannot_read(monkeypatch):
+    """A word list edited with a regex construct the compiled matcher does not know is refused (the
+    reference then answers), not read wrongly."""
+    import re
+
+    from mcecrawl.algorithms import cleaning
+
+    inside, whole, ad_bit = cleaning.token_rules()
+    assert ("sidebar", cleaning.WORD_BITS["negative"]) in inside and ("hid", cleaning.WORD_BITS["negative"]) in whole
+    assert ad_bit == cleaning.WORD_BITS["notice"]
+    lists = list(cleaning._LOWER_WORD_LISTS)
+    lists[0] = (lists[0][0], re.compile(lists[0][1].pattern + "|foot(er)?s"))
+    monkeypatch.setattr(cleaning, "_LOWER_WORD_LISTS", tuple(lists))
+    with pytest.raises(ValueError, match="cannot read"):
+        cleaning.token_rules()
+
+
 @compiled_walk
 def test_compiled_walk_equals_the_reference_on_odd_trees():
     """Whole trees the region parser never makes: 20,000-deep nesting built through lxml's API
