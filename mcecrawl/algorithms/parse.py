@@ -146,8 +146,8 @@ def _search(pattern: re.Pattern[str], page: str | bytes) -> re.Match[Any] | None
 
 def _title_window(page: str | bytes) -> str | bytes:
     """The first :data:`TITLE_WINDOW_CHARS` characters of the page (of its UTF-8 bytes: the same characters)."""
-    if isinstance(page, str) or len(page) <= TITLE_WINDOW_CHARS:
-        return page[:TITLE_WINDOW_CHARS]
+    if isinstance(page, str) or len(page) <= TITLE_WINDOW_CHARS or page[:TITLE_WINDOW_CHARS].isascii():
+        return page[:TITLE_WINDOW_CHARS]  # (an ASCII start: as many characters as bytes)
     return page[:len(page[:4 * TITLE_WINDOW_CHARS].decode("utf-8", "replace")[:TITLE_WINDOW_CHARS].encode("utf-8"))]
 
 
