@@ -17,6 +17,51 @@ from mcecrawl.algorithms import pagescan as _reference
 
 ctypedef Py_ssize_t isize
 
+cdef extern from *:
+    """
+    /* The positions of a 16-byte block where one of the marks' first two bytes start: SSE2's byte
+       compares (every x86-64 has them); elsewhere every position is a candidate, as the plain loop. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static __m128i mce_firsts[16], mce_seconds[16];
+    static int mce_pairs = 0;
+    static void mce_set_pairs(const unsigned char* firsts, const unsigned char* seconds, int count) {
+        for (int k = 0; k < count && k < 16; k++) {
+            mce_firsts[k] = _mm_set1_epi8((char)firsts[k]);
+            mce_seconds[k] = _mm_set1_epi8((char)seconds[k]);
+        }
+        mce_pairs = count < 16 ? count : 16;
+    }
+    static inline unsigned int mce_pair_starts(const unsigned char* p) {
+        __m128i a = _mm_loadu_si128((const __m128i*)p), b = _mm_loadu_si128((const __m128i*)(p + 1));
+        __m128i m = _mm_setzero_si128();
+        for (int k = 0; k < mce_pairs; k++)
+            m = _mm_or_si128(m, _mm_and_si128(_mm_cmpeq_epi8(a, mce_firsts[k]), _mm_cmpeq_epi8(b, mce_seconds[k])));
+        return (unsigned int)_mm_movemask_epi8(m);
+    }
+    #else
+    static void mce_set_pairs(const unsigned char* firsts, const unsigned char* seconds, int count) {
+        (void)firsts; (void)seconds; (void)count;
+    }
+    static inline unsigned int mce_pair_starts(const unsigned char* p) {
+        (void)p;
+        return 0xFFFFu;
+    }
+    #endif
+    static inline int mce_lowest_bit(unsigned int x) {
+    #if defined(__GNUC__) || defined(__clang__)
+        return __builtin_ctz(x);
+    #else
+        int k = 0;
+        while (!(x & 1u)) { x >>= 1; k++; }
+        return k;
+    #endif
+    }
+    """
+    void mce_set_pairs(const uint8_t* firsts, const uint8_t* seconds, int count)
+    unsigned int mce_pair_starts(const uint8_t* p) nogil
+    int mce_lowest_bit(unsigned int x) nogil
+
 cdef isize TEXT_AFTER = _reference.TEXT_AFTER
 cdef int64_t LONG_PARAGRAPH = _reference.LONG_PARAGRAPH
 cdef int64_t HEADLINE_MIN = _reference.HEADLINE_MIN
@@ -72,6 +117,16 @@ for _m in _MARK_BYTES:  # the table starts zeroed (a C global)
             _mark_pair[(_m[0] << 8) | _i] = 1
     else:
         _mark_pair[(_m[0] << 8) | _m[1]] = 1
+# The distinct first two bytes of the marks, for the 16-byte blocks (mce_pair_starts).
+cdef uint8_t _pair_first[MAX_MARKS]
+cdef uint8_t _pair_second[MAX_MARKS]
+cdef int _n_pairs = 0
+for _m in _MARK_BYTES:
+    if len(_m) > 1 and not any(_pair_first[_i] == _m[0] and _pair_second[_i] == _m[1] for _i in range(_n_pairs)):
+        _pair_first[_n_pairs], _pair_second[_n_pairs] = _m[0], _m[1]
+        _n_pairs += 1
+cdef bint _blocks = all(len(_m) > 1 for _m in _MARK_BYTES)  # a mark of one byte: the plain loop only
+mce_set_pairs(_pair_first, _pair_second, _n_pairs)
 cdef bint _first_of_sign[256]  # 1 where a byte starts a currency sign written before the amount
 for _m in _BEFORE:
     _first_of_sign[_m[0]] = 1
@@ -170,7 +225,7 @@ cdef int _tag_at(const uint8_t* s, isize n, isize i):
     k = j - i - 1
     cdef int t
     for t in range(N_TAGS):
-        if _tag_len[t] == k and memcmp(s + i + 1, _tag_ptr[t], k) == 0:
+        if _tag_len[t] == k and <uint8_t>_tag_ptr[t][0] == s[i + 1] and memcmp(s + i + 1, _tag_ptr[t], k) == 0:
             return t
     return -1
 
@@ -178,8 +233,13 @@ cdef int _tag_at(const uint8_t* s, isize n, isize i):
 cdef isize _class_value(const uint8_t* s, isize start, isize end, isize* value_end):
     """Start of the first ``class="...`` (or ``'``) value in s[start:end], its end in ``value_end``; -1 if none."""
     cdef isize k = start, v
+    cdef const void* hit
     while k + 6 < end:
-        if s[k] == 0x63 and memcmp(s + k, b"class=", 6) == 0 and (s[k + 6] == 0x22 or s[k + 6] == 0x27):
+        hit = memchr(s + k, 0x63, end - 6 - k)  # the next 'c' that leaves room for 'lass="'
+        if hit == NULL:
+            return -1
+        k = <const uint8_t*>hit - s
+        if memcmp(s + k, b"class=", 6) == 0 and (s[k + 6] == 0x22 or s[k + 6] == 0x27):
             v = k + 7
             value_end[0] = v
             while value_end[0] < end and s[value_end[0]] != 0x22 and s[value_end[0]] != 0x27:
@@ -373,27 +433,42 @@ cdef inline bint _has_json_key(const uint8_t* s, isize start, isize end) noexcep
     return False
 
 
+cdef inline void _mark_at(const uint8_t* s, isize n, isize i, int64_t* counts, isize* free_from) noexcept nogil:
+    """Count the marks starting at ``s[i]`` (a count: not overlapping itself; an anchor: its first offset)."""
+    cdef uint8_t c = s[i]
+    cdef isize k
+    if not _mark_pair[(<isize>c << 8) | (s[i + 1] if i + 1 < n else 0)]:
+        return
+    for k in range(N_MARKS):
+        if (<uint8_t>_mark_ptr[k][0] == c and i >= free_from[k] and n - i >= _mark_len[k]
+                and memcmp(s + i, _mark_ptr[k], _mark_len[k]) == 0):
+            if k < N_COUNTED:
+                counts[k] += 1
+                free_from[k] = i + _mark_len[k]
+            elif counts[k] < 0:
+                counts[k] = i
+                free_from[k] = n  # found: not looked for again
+
+
 cdef tuple _marks(const uint8_t* s, isize n):
     """Occurrences of each of MARKS in s[:n], each counted as ``bytes.count`` does (not overlapping
     itself), and the first offset of each of ANCHORS (-1 where absent)."""
     cdef int64_t counts[MAX_MARKS]
     cdef isize free_from[MAX_MARKS]
     cdef isize i, k
-    cdef uint8_t c
+    cdef unsigned int bits
     for k in range(N_MARKS):
         counts[k] = 0 if k < N_COUNTED else -1
         free_from[k] = 0
-    for i in range(n):
-        c = s[i]
-        if not _mark_pair[(<isize>c << 8) | (s[i + 1] if i + 1 < n else 0)]:
-            continue
-        for k in range(N_MARKS):
-            if (<uint8_t>_mark_ptr[k][0] == c and i >= free_from[k] and n - i >= _mark_len[k]
-                    and memcmp(s + i, _mark_ptr[k], _mark_len[k]) == 0):
-                if k < N_COUNTED:
-                    counts[k] += 1
-                    free_from[k] = i + _mark_len[k]
-                elif counts[k] < 0:
-                    counts[k] = i
-                    free_from[k] = n  # found: not looked for again
+    i = 0
+    if _blocks:  # 16 positions at a time: the few where a mark's first two bytes start are looked at
+        while i + 17 <= n:
+            bits = mce_pair_starts(s + i)
+            while bits:
+                _mark_at(s, n, i + mce_lowest_bit(bits), counts, free_from)
+                bits &= bits - 1
+            i += 16
+    while i < n:
+        _mark_at(s, n, i, counts, free_from)
+        i += 1
     return (tuple([counts[k] for k in range(N_COUNTED)]), tuple([counts[k] for k in range(N_COUNTED, N_MARKS)]))
