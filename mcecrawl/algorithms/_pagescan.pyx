@@ -7,7 +7,7 @@ page and on a fuzz corpus).  Three plain C loops over the page's bytes: the stru
 text after each, the runs of text, and the literal marks (a table of the two bytes each starts with).  Every read is bounded by the page's length by
 construction; the constants and the tag and word lists are the reference's own, read at import.
 """
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.string cimport memchr, memcmp
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_SetItem
@@ -57,10 +57,20 @@ cdef extern from *:
         return k;
     #endif
     }
+    static inline int mce_lowest_bit64(unsigned long long x) {
+    #if defined(__GNUC__) || defined(__clang__)
+        return __builtin_ctzll(x);
+    #else
+        int k = 0;
+        while (!(x & 1ull)) { x >>= 1; k++; }
+        return k;
+    #endif
+    }
     """
     void mce_set_pairs(const uint8_t* firsts, const uint8_t* seconds, int count)
     unsigned int mce_pair_starts(const uint8_t* p) nogil
     int mce_lowest_bit(unsigned int x) nogil
+    int mce_lowest_bit64(uint64_t x) nogil
 
 cdef isize TEXT_AFTER = _reference.TEXT_AFTER
 cdef int64_t LONG_PARAGRAPH = _reference.LONG_PARAGRAPH
@@ -84,6 +94,9 @@ if N_TAGS > MAX_TAGS or max(len(t) for t in _TAG_NAMES) >= MAX_NAME:
 for _i in range(N_TAGS):
     _tag_ptr[_i] = _TAG_NAMES[_i]
     _tag_len[_i] = len(_TAG_NAMES[_i])
+cdef uint64_t _tags_from[256]  # the tags whose name starts with a byte, as bits (in TAGS' order)
+for _i in range(N_TAGS):
+    _tags_from[<uint8_t>_tag_ptr[_i][0]] |= (<uint64_t>1) << _i
 cdef int TAG_A = _reference.TAGS.index("a")
 cdef int TAG_P = _reference.TAGS.index("p")
 cdef int TAG_H2 = _reference.TAGS.index("h2")
@@ -224,9 +237,12 @@ cdef int _tag_at(const uint8_t* s, isize n, isize i):
         return -1
     k = j - i - 1
     cdef int t
-    for t in range(N_TAGS):
-        if _tag_len[t] == k and <uint8_t>_tag_ptr[t][0] == s[i + 1] and memcmp(s + i + 1, _tag_ptr[t], k) == 0:
+    cdef uint64_t candidates = _tags_from[s[i + 1]]
+    while candidates:
+        t = mce_lowest_bit64(candidates)
+        if _tag_len[t] == k and memcmp(s + i + 1, _tag_ptr[t], k) == 0:
             return t
+        candidates &= candidates - 1
     return -1
 
 
