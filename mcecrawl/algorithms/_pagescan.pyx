@@ -449,8 +449,10 @@ cdef inline bint _has_json_key(const uint8_t* s, isize start, isize end) noexcep
     return False
 
 
-cdef inline void _mark_at(const uint8_t* s, isize n, isize i, int64_t* counts, isize* free_from) noexcept nogil:
-    """Count the marks starting at ``s[i]`` (a count: not overlapping itself; an anchor: its first offset)."""
+cdef inline void _mark_at(const uint8_t* s, isize n, isize i, int64_t* counts, isize* free_from,
+                          int64_t* last) noexcept nogil:
+    """Count the marks starting at ``s[i]`` (not overlapping themselves, as ``bytes.count``) and note
+    where each anchor is first and last found."""
     cdef uint8_t c = s[i]
     cdef isize k
     if not _mark_pair[(<isize>c << 8) | (s[i + 1] if i + 1 < n else 0)]:
@@ -461,30 +463,33 @@ cdef inline void _mark_at(const uint8_t* s, isize n, isize i, int64_t* counts, i
             if k < N_COUNTED:
                 counts[k] += 1
                 free_from[k] = i + _mark_len[k]
-            elif counts[k] < 0:
-                counts[k] = i
-                free_from[k] = n  # found: not looked for again
+            else:
+                if counts[k] < 0:
+                    counts[k] = i
+                last[k] = i
 
 
 cdef tuple _marks(const uint8_t* s, isize n):
     """Occurrences of each of MARKS in s[:n], each counted as ``bytes.count`` does (not overlapping
-    itself), and the first offset of each of ANCHORS (-1 where absent)."""
+    itself), and the first and the last offset of each of ANCHORS (-1 where absent)."""
     cdef int64_t counts[MAX_MARKS]
     cdef isize free_from[MAX_MARKS]
+    cdef int64_t last[MAX_MARKS]
     cdef isize i, k
     cdef unsigned int bits
     for k in range(N_MARKS):
         counts[k] = 0 if k < N_COUNTED else -1
-        free_from[k] = 0
+        free_from[k], last[k] = 0, -1
     i = 0
     if _blocks:  # 16 positions at a time: the few where a mark's first two bytes start are looked at
         while i + 17 <= n:
             bits = mce_pair_starts(s + i)
             while bits:
-                _mark_at(s, n, i + mce_lowest_bit(bits), counts, free_from)
+                _mark_at(s, n, i + mce_lowest_bit(bits), counts, free_from, last)
                 bits &= bits - 1
             i += 16
     while i < n:
-        _mark_at(s, n, i, counts, free_from)
+        _mark_at(s, n, i, counts, free_from, last)
         i += 1
-    return (tuple([counts[k] for k in range(N_COUNTED)]), tuple([counts[k] for k in range(N_COUNTED, N_MARKS)]))
+    return (tuple([counts[k] for k in range(N_COUNTED)]), tuple([counts[k] for k in range(N_COUNTED, N_MARKS)]),
+            tuple([last[k] for k in range(N_COUNTED, N_MARKS)]))

@@ -87,6 +87,7 @@ class PageScan(NamedTuple):
     regions: int
     marks: tuple[int, ...]  # occurrences of each of MARKS
     anchors: tuple[int, ...]  # the first offset of each of ANCHORS, -1 where absent
+    last_anchors: tuple[int, ...]  # the last offset of each (the judgement reads the markup between the two)
 
 
 _B = {tag.encode(): i for i, tag in enumerate(TAGS)}
@@ -174,7 +175,8 @@ def scan(body: bytes) -> PageScan:
         sum(1 for c in repeats if c >= TEMPLATE_REPEAT), tuple(class_words),
         len(runs), sum(1 for r in runs if r[2] >= LONG_RUN), sum(r[2] for r in runs),
         max((r[2] for r in runs), default=0),
-        best, regions, tuple(body.count(m) for m in _MARKS), tuple(body.find(a) for a in _ANCHORS))
+        best, regions, tuple(body.count(m) for m in _MARKS), tuple(body.find(a) for a in _ANCHORS),
+        tuple(body.rfind(a) for a in _ANCHORS))
 
 
 __all__ = ["ANCHORS", "CLASS_WORDS", "MARKS", "TAGS", "PageScan", "chars", "scan"]

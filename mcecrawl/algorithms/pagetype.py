@@ -111,26 +111,28 @@ def _log(x: float) -> float:
     return math.log1p(x)
 
 
-def _matches(html: bytes, literal: bytes, pattern: re.Pattern[bytes], at: int) -> Iterator[re.Match[bytes]]:
+def _matches(html: bytes, literal: bytes, pattern: re.Pattern[bytes], at: int, last: int) -> Iterator[re.Match[bytes]]:
     """``pattern.finditer(html)`` for a pattern that starts with ``literal``, first found at ``at``
-    (-1: nowhere): found by the literal (a byte search) rather than by the regex engine trying every position."""
+    (-1: nowhere) and last at ``last``: found by the literal (a byte search up to its last place, not
+    to the page's end) rather than by the regex engine trying every position."""
     while at >= 0:
         m = pattern.match(html, at)
         if m:
             yield m
-        at = html.find(literal, m.end() if m else at + 1)
+        at = html.find(literal, m.end() if m else at + 1, last + len(literal))
 
 
-def _markup(html: bytes, anchors: tuple[int, ...]) -> Counter[str]:
-    """Counts of the page's schema.org types by group, and its og:type; ``anchors``: where each of
-    :data:`mcecrawl.algorithms.pagescan.ANCHORS` is first found in ``html``."""
+def _markup(html: bytes, anchors: tuple[int, ...], last_anchors: tuple[int, ...]) -> Counter[str]:
+    """Counts of the page's schema.org types by group, and its og:type; ``anchors``, ``last_anchors``:
+    where each of :data:`mcecrawl.algorithms.pagescan.ANCHORS` is first and last found in ``html``."""
     jsonld, itemtype, at = anchors
+    last_jsonld, last_itemtype, _ = last_anchors
     groups: Counter[str] = Counter()
-    for m in _matches(html, _JSONLD_AT, _JSONLD_TYPE, jsonld):
+    for m in _matches(html, _JSONLD_AT, _JSONLD_TYPE, jsonld, last_jsonld):
         for t in _NAME.findall(m.group(1)):
             if t in _MARKUP_OF:
                 groups[_MARKUP_OF[t]] += 1
-    for m in _matches(html, _ITEMTYPE_AT, _ITEMTYPE, itemtype):
+    for m in _matches(html, _ITEMTYPE_AT, _ITEMTYPE, itemtype, last_itemtype):
         if m.group(1) in _MARKUP_OF:
             groups[_MARKUP_OF[m.group(1)]] += 1
     if at >= 0:
@@ -169,7 +171,7 @@ def features(html: str | bytes, url: str | None = None) -> np.ndarray:
     """The page's feature vector (see FEATURE_NAMES); ``html`` is the page or its UTF-8 bytes."""
     body = bytes((html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html)[:BODY_WINDOW])
     s = page_scan(body)
-    markup = _markup(body, s.anchors)
+    markup = _markup(body, s.anchors, s.last_anchors)
     total_tags = sum(s.tags) or 1
     text = s.p_text + s.a_text + 1
     # Tag mixes as shares, not counts: a page's size says more about its site than its type.

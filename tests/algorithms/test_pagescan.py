@@ -54,19 +54,22 @@ def test_class_words_once_per_attribute_and_ascii_case():
 
 def test_prices_marks_and_anchors():
     page = ("<p>Now $ 19 or 25kr2, 10 USD and €5</p><p>5€ no</p>datePublishedatePublished author byline"
-            '<script>{"@type": "Product"}</script><meta property="og:type" content="product">').encode()
+            '<script>{"@type": "Product"}</script><meta property="og:type" content="product">'
+            '<script>{"@type": "Offer"}</script>').encode()
     for s in both(page):
         # "$ 1", "0 USD", "€5"; not "5kr2" (no word boundary after "kr") nor "5€ " (none after "€")
         assert s.prices == 3
         assert s.marks == tuple(page.count(m.encode()) for m in MARKS) and s.marks[MARKS.index("datePublished")] == 1
         assert s.anchors == (page.find(b'"@type"'), -1, page.find(b"og:type"))
+        assert s.last_anchors == (page.rfind(b'"@type"'), -1, page.find(b"og:type"))
+        assert s.last_anchors[0] > s.anchors[0]
 
 
 def test_tags_need_a_delimiter_and_an_end():
     for s in both(b"<abbr>x</abbr><a\tclass='x'>y</a><p/><table"):
         assert s.tags[TAGS.index("a")] == 1 and s.tags[TAGS.index("p")] == 1 and s.tags[TAGS.index("table")] == 0
     for s in both(b""):
-        assert s == scan(b"") and s.runs == 0 and s.anchors == (-1, -1, -1)
+        assert s == scan(b"") and s.runs == 0 and s.anchors == s.last_anchors == (-1, -1, -1)
 
 
 @compiled
