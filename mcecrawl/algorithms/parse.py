@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from lxml import etree
 
@@ -218,10 +218,29 @@ def page_titles(page: str | bytes) -> list[str]:
     return [t for t in (_og_title(head), _clean(m.group(1)) if m else None) if t]
 
 
+def _h1_matches(data: bytes) -> Iterator[re.Match[bytes]]:
+    """``_H1.finditer(data)``, tried only where ``<h1`` or ``<H1`` starts (a byte search: the regex
+    engine has no fast scan for a case-insensitive pattern)."""
+    pattern, end = _BYTES[_H1], 0
+    lower, upper = data.find(b"<h1"), data.find(b"<H1")
+    while lower >= 0 or upper >= 0:
+        at = lower if upper < 0 or 0 <= lower < upper else upper
+        m = pattern.match(data, at)
+        if m:
+            yield m
+            end = m.end()
+        else:
+            end = at + 1
+        if lower >= 0 and lower < end:
+            lower = data.find(b"<h1", end)
+        if upper >= 0 and upper < end:
+            upper = data.find(b"<H1", end)
+
+
 def h1_headings(data: bytes) -> list[tuple[int, str]]:
     """(byte offset, text) of every non-empty ``<h1>`` of a page's UTF-8 bytes."""
     out = []
-    for m in _BYTES[_H1].finditer(data):
+    for m in _h1_matches(data):
         text = _clean(m.group(1).decode("utf-8", "replace"))
         if text:
             out.append((m.start(), text))
