@@ -309,8 +309,10 @@ def label_region(lp: LineProfile, c: Candidate) -> Candidate:
     if c.boilerplate is None:
         c.containers = containers(lp, c.middle)
         labels = [_label(t) for _, t in c.containers]
-        c.boilerplate = any(is_boilerplate(n, w, profile.word_bits(w)) for n, w in labels)
-        c.labelled = any(is_labelled(n, w) for n, w in labels)
+        boilerplate = [is_boilerplate(n, w, profile.word_bits(w)) for n, w in labels]
+        c.boilerplate = any(boilerplate)
+        # an <article> that is a comment ("comment comment-9495") labels a comment, not the article
+        c.labelled = any(is_labelled(n, w) and not bp for (n, w), bp in zip(labels, boilerplate))
     return c
 
 

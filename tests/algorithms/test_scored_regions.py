@@ -601,3 +601,17 @@ def test_container_labels_read_the_tags_own_attributes(tag, boilerplate):
     """The byte-level label reads an attribute whose name is class, id, role or itemprop, as the
     tree does: ``data-role="navigation"`` is not a role, so the region's container is not boilerplate."""
     assert sr.is_boilerplate(*sr._label(tag)) is boilerplate
+
+
+def test_an_article_element_that_is_a_comment_does_not_label_the_comments_as_the_article():
+    """WordPress themes write each comment as <article class="comment ...">: the thread below a
+    post, longer than it, is still the comments (Readability's "comment" word), not the article."""
+    comment = ("خواننده‌ای نوشت که این روش را در شهر خودش هم دیده است و نتیجه‌اش خوب بوده، "
+               "اما هزینه نگهداری آن را باید بیشتر بررسی کرد؛ به نظر او گزارش کامل نیست. ")
+    thread = "".join(f'<li><article class="comment comment-{i}"><div class="comment-content"><p>{comment * 2}</p>'
+                     f"</div></article></li>" for i in range(12))
+    between = f'<div class="post-navigation"><ul>{NAV}</ul></div>'  # the post's links: the regions part here
+    html = page(f'<div class="postarea"><h1>{HEADLINE}</h1><div class="post">{paragraphs(ARTICLE)}</div>{between}'
+                f'<div class="comments-wrapper"><ol class="commentlist">{thread}</ol></div></div>')
+    result = sr.scored_regions(html)
+    assert lines_of(result)[1:] == ARTICLE
