@@ -9,6 +9,8 @@
     python benchmarks/bench_pagetypes.py gate --cache rows.json  # the prose types' gate, from
                                                                # gate_pagetype.py's per-page rows
     python benchmarks/bench_pagetypes.py all --peers          # everything, as Markdown
+    python benchmarks/bench_pagetypes.py snapshot --out F     # every page's outputs, to a JSON file
+    python benchmarks/bench_pagetypes.py identity --against F # the same outputs now, page by page
 
 Accuracy is WCXB's own metric (:func:`mcecrawl.evaluation.metrics.wcxb_f1`: bag-of-words F1 over
 lowercase ``\\w+`` tokens, per page, averaged), per ``page_type`` of the manifest.  "ours, gold type"
@@ -28,6 +30,12 @@ pages read as another type and the new whole-page misses; the pair chosen is adm
 gate_pagetype.py: every article set within 0.002, no miss), reads no more article pages as another
 type than the list types' gate alone, and is the best such on wcxb_dev; held out by leaving one
 dataset out (wcxb_dev: by its folds of domains).
+Identity: ``snapshot`` records, for every page of :data:`IDENTITY_SETS`, the default extraction
+(judged: text, title, status, reason, page type and its reason) and each typed reading
+(:data:`READINGS`, read from the page's article extraction as :func:`mcecrawl.algorithms._judged`
+reads it, whether or not the gate would keep it); ``identity`` recomputes them and lists every page
+that differs.  A change meant to cost less CPU and change nothing is checked so against a snapshot
+of the code before it.
 Speed: one process, rounds of the article extraction and the typed one interleaved (A B A B),
 ``time.process_time`` per round, best round of each, decoding included.
 """
@@ -249,14 +257,90 @@ def speed(rounds: int) -> str:
     return "\n".join(lines)
 
 
+# The sets of the identity check (every page of each), and the typed readings recorded per page.
+IDENTITY_SETS = ("wcxb_dev", "r2l", "scrapinghub_aeb", "readability_mozilla", "chinese_wce", "trafilatura_eval")
+READINGS = ("listing", "collection", "forum", "documentation", "product", "service")
+
+
+def _digest(result: Any) -> dict[str, Any]:
+    import hashlib
+
+    return {"text": hashlib.sha1(result.text.encode("utf-8", "surrogatepass")).hexdigest(),
+            "title": result.title, "status": result.status, "reason": result.reason,
+            "page_type": result.page_type, "page_type_reason": getattr(result, "page_type_reason", None)}
+
+
+def _readings(page: Any) -> dict[str, Any]:
+    """One page's recorded outputs: the default extraction and each typed reading."""
+    from mcecrawl.algorithms import DEFAULT_ALGORITHM, get_algorithm
+    from mcecrawl.encoding import decode
+
+    out = {"default": _digest(extract(page.body, url=page.url, content_type=page.content_type))}
+    decoded = decode(page.body, page.content_type)
+    text: str | bytes = page.body if decoded.source == "utf-8" and not decoded.replacements else decoded.text
+    if not text.strip():
+        return out
+    article = get_algorithm(DEFAULT_ALGORITHM)(text)
+    for kind in READINGS:
+        try:
+            out[kind] = _digest(typed.extract_as(text, kind, url=page.url, base=article))
+        except Exception as e:  # recorded: a reading that fails must fail alike
+            out[kind] = {"error": repr(e)}
+    return out
+
+
+def snapshot(out: Path, sets: tuple[str, ...]) -> str:
+    import json
+
+    data = {name: {p.id: _readings(p) for p in load_dataset(DATA / name)} for name in sets}
+    out.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True))
+    return f"{sum(len(v) for v in data.values())} pages of {len(data)} sets recorded in {out}"
+
+
+def identity(against: Path, sets: tuple[str, ...]) -> tuple[str, bool]:
+    import json
+
+    old = json.loads(against.read_text())
+    lines = ["| set | pages | identical | different |", "|---|---:|---:|---:|"]
+    diffs = []
+    for name in sets:
+        if name not in old:
+            continue
+        now = {p.id: _readings(p) for p in load_dataset(DATA / name)}
+        bad = sorted(i for i in set(now) | set(old[name]) if now.get(i) != old[name].get(i))
+        lines.append(f"| {name} | {len(now)} | {len(now) - len(bad)} | {len(bad)} |")
+        for i in bad:
+            a, b = old[name].get(i) or {}, now.get(i) or {}
+            keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+            diffs.append(f"{name}/{i}: " + "; ".join(f"{k}: {a.get(k)} -> {b.get(k)}" for k in keys))
+    return "\n".join(lines + diffs), not diffs
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=("accuracy", "heldout", "speed", "gate", "all"))
+    ap.add_argument("what", choices=("accuracy", "heldout", "speed", "gate", "all", "snapshot", "identity"))
     ap.add_argument("--data", type=Path, default=DATA / "wcxb_dev", help="a dataset with page_type (wcxb_dev)")
     ap.add_argument("--peers", action="store_true", help="run trafilatura, resiliparse, readability too")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cache", type=Path, help="gate: the per-page rows of gate_pagetype.py --cache")
+    ap.add_argument("--out", type=Path, help="snapshot: the JSON file written")
+    ap.add_argument("--against", type=Path, help="identity: a snapshot's JSON file")
+    ap.add_argument("--sets", default=",".join(IDENTITY_SETS), help="snapshot/identity: the sets, comma-separated")
     args = ap.parse_args()
+    sets = tuple(s for s in args.sets.split(",") if s)
+    if args.what == "snapshot":
+        if not args.out:
+            print("snapshot needs --out F", file=sys.stderr)
+            return 2
+        print(snapshot(args.out, sets))
+        return 0
+    if args.what == "identity":
+        if not args.against or not args.against.is_file():
+            print("identity needs --against F (a snapshot's file)", file=sys.stderr)
+            return 2
+        report, same = identity(args.against, sets)
+        print(report)
+        return 0 if same else 1
     if not args.data.is_dir():
         print(f"no dataset at {args.data}", file=sys.stderr)
         return 2
