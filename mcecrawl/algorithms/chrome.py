@@ -132,19 +132,26 @@ def xml_text(text: str) -> str:
     return _NOT_XML.sub(" ", text)
 
 
-def remove(el: Any) -> None:
-    """Remove ``el`` from its tree, keeping its tail (the text after it belongs to its parent)."""
+def remove(el: Any) -> int:
+    """Remove ``el`` from its tree, keeping its tail (the text after it belongs to its parent);
+    the change in the words of the text its tail joins (:func:`xml_text` may split a word, two
+    pieces joined may merge one), its tail's own words off, for a count kept up to date."""
     parent = el.getparent()
     if parent is None:
-        return
+        return 0
     tail = el.tail
+    change = 0
     if tail and tail.strip():
         prev = el.getprevious()
+        old = (prev.tail if prev is not None else parent.text) or ""
+        new = xml_text(old + tail)
         if prev is not None:
-            prev.tail = xml_text((prev.tail or "") + tail)
+            prev.tail = new
         else:
-            parent.text = xml_text((parent.text or "") + tail)
+            parent.text = new
+        change = len(new.split()) - len(old.split()) - len(tail.split())
     parent.remove(el)
+    return change
 
 
 def words(el: Any) -> int:
@@ -153,27 +160,64 @@ def words(el: Any) -> int:
     return len(" ".join(el.itertext()).split())  # joined by a space, no word spans two pieces
 
 
+def least_words(el: Any) -> int:
+    """A lower bound of :func:`words`, at a third of its cost (libxml2 joins the text, no string per
+    piece): the words of the element's text pieces joined with nothing between them (two pieces may
+    make one word, never one piece two)."""
+    return len(etree.tostring(el, method="text", encoding=str, with_tail=False).split())
+
+
+_LANDMARK_TAGS = frozenset({"main", "article"})
+_ITEM_PARTS = frozenset({"header", "footer"})
 def strip_chrome(body: Any, keep: re.Pattern[str] | None = None, *, item_parts: bool = False) -> None:
     """Phase 3: drop the chrome (:func:`is_chrome`, ``keep`` as there) holding less than
     :data:`CHROME_MAX_SHARE` of the page's words, in place; with ``item_parts``, an ``<article>``'s
     own ``<header>`` and ``<footer>`` (an item's byline and date, HTML's sectioning) stay.  The walk
     does not enter what it drops, and counts the words of chrome only (the decisions do not depend
     on each other)."""
-    limit = CHROME_MAX_SHARE * max(words(body), 1)
-    inside = {d for landmark in body.xpath(CONTENT_LANDMARKS) for d in landmark.iterdescendants()}
-    chrome = []
-    walk = etree.iterwalk(body, events=("start",))
-    next(walk)  # the body itself is never dropped
-    for _, el in walk:
-        if not (el.tag in CHROME_TAGS or el.attrib):
-            continue  # no tag, role, visibility or class/id that could make it chrome
-        if item_parts and el.tag in ("header", "footer") and _section_of(el) == "article":
-            continue
-        if is_chrome(el, keep, in_content=el in inside) and words(el) < limit:
-            chrome.append(el)
-            walk.skip_subtree()
-    for el in chrome:
-        remove(el)
+    _strip(body, keep, item_parts)
+
+
+def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[int, list[Any]]:
+    """:func:`strip_chrome`'s work.  Returns the words left in ``body`` (its count before, kept up
+    to date through each removal: :func:`remove`) and its ``<main>``/``role=main`` elements still
+    in it, in document order (:func:`main_container`'s candidates)."""
+    left = words(body)
+    limit = CHROME_MAX_SHARE * max(left, 1)
+    memo: dict[tuple[Any, ...], bool] = {}  # the attributes is_chrome reads -> its answer
+    chrome: list[tuple[Any, int]] = []  # (element, words), in document order
+    mains: list[Any] = []
+
+    def walk(top: Any, in_content: bool) -> None:
+        """Judge ``top``'s descendants (``in_content``: inside a content landmark), not entering the
+        chrome dropped; a landmark's descendants are walked where it stands, as in content."""
+        it = etree.iterwalk(top, events=("start",))
+        next(it)  # ``top`` itself is judged by the caller (the body never)
+        for _, el in it:
+            tag = el.tag
+            get = el.get
+            role = get("role")
+            key = (tag, role, get("class"), get("id"), get("style"), get("hidden"), get("aria-hidden"), in_content)
+            is_ = memo.get(key)
+            if is_ is None:
+                is_ = memo[key] = is_chrome(el, keep, in_content=in_content)
+            main = tag == "main" or role == "main"
+            if is_ and not (item_parts and tag in _ITEM_PARTS and _section_of(el) == "article"):
+                n = least_words(el)  # at limit or above, a layout wrapper: kept without an exact count
+                if n < limit and (n := words(el)) < limit:
+                    chrome.append((el, n))
+                    it.skip_subtree()
+                    continue
+            if main:
+                mains.append(el)
+            if not in_content and (main or tag in _LANDMARK_TAGS):
+                it.skip_subtree()
+                walk(el, True)
+
+    walk(body, False)
+    for el, n in chrome:
+        left += remove(el) - n
+    return left, mains
 
 
 def _section_of(el: Any) -> str | None:
@@ -185,11 +229,18 @@ def main_container(body: Any) -> Any:
     """Phase 4: the largest ``<main>``/``role=main`` element when it holds more than
     :data:`MAIN_MIN_SHARE` of the words left, else ``body``."""
     mains = body.xpath("descendant::main | descendant::*[@role='main']")
-    if not mains:
-        return body
-    left = {m: words(m) for m in mains}
-    best = max(mains, key=left.__getitem__)
-    return best if left[best] > MAIN_MIN_SHARE * max(words(body), 1) else body
+    return _largest_main(body, mains, words(body)) if mains else body
+
+
+def _largest_main(body: Any, mains: list[Any], left: int) -> Any:
+    """The first of the largest of ``mains`` (in document order) when it holds more than
+    :data:`MAIN_MIN_SHARE` of the ``left`` words of ``body``, else ``body``."""
+    if len(mains) == 1:  # the common case: its lower bound (least_words) often settles it
+        main, bound = mains[0], MAIN_MIN_SHARE * max(left, 1)
+        return main if least_words(main) > bound or words(main) > bound else body
+    counts = {m: words(m) for m in mains}
+    best = max(mains, key=counts.__getitem__)
+    return best if counts[best] > MAIN_MIN_SHARE * max(left, 1) else body
 
 
 def drop_link_lists(root: Any) -> None:
@@ -267,8 +318,8 @@ def content_root(text: str | bytes, keep: re.Pattern[str] | None = None, *, item
     body = page_tree(text)
     if body is None:
         return None
-    strip_chrome(body, keep, item_parts=item_parts)
-    return main_container(body)
+    left, mains = _strip(body, keep, item_parts)
+    return _largest_main(body, mains, left) if mains else body
 
 
 __all__ = ["CHROME_MAX_SHARE", "CTA_MAX_WORDS", "content_root", "drop_link_buttons", "drop_link_lists", "drop_marked",

@@ -239,9 +239,12 @@ def _h1_matches(data: bytes) -> Iterator[re.Match[bytes]]:
 
 def h1_headings(data: bytes) -> list[tuple[int, str]]:
     """(byte offset, text) of every non-empty ``<h1>`` of a page's UTF-8 bytes."""
-    out = []
+    return list(iter_h1_headings(data))
+
+
+def iter_h1_headings(data: bytes) -> Iterator[tuple[int, str]]:
+    """:func:`h1_headings` one at a time (the first costs a search to it, not over the whole page)."""
     for m in _h1_matches(data):
         text = _clean(m.group(1).decode("utf-8", "replace"))
         if text:
-            out.append((m.start(), text))
-    return out
+            yield m.start(), text

@@ -24,7 +24,7 @@ from lxml import etree
 
 from mcecrawl.algorithms import chrome, common
 from mcecrawl.algorithms.lists import list_content
-from mcecrawl.algorithms.parse import collapse, find_title, h1_headings
+from mcecrawl.algorithms.parse import collapse, find_title, iter_h1_headings
 from mcecrawl.algorithms.result import PAGE_TYPES, Extraction
 from mcecrawl.algorithms.threads import thread_content
 
@@ -180,8 +180,18 @@ _WORD = re.compile(r"\w+")
 def with_article(article: list[str], blocks: list[str]) -> list[str]:
     """``blocks``, led by the article extraction's blocks when ``blocks`` hold less than
     :data:`ARTICLE_MIN_COVER` of its words (each block once)."""
+    # A lower bound first, from the article's blocks found whole among ``blocks`` (their words are
+    # held, and a word never spans two blocks joined by a space): enough on most pages, without
+    # counting the words of ``blocks``.
+    found = Counter(blocks)
+    total = held = 0
+    for block, times in Counter(article).items():
+        n = len(_WORD.findall(block.lower()))
+        total += n * times
+        held += n * min(times, found[block])
+    if not total or held >= ARTICLE_MIN_COVER * total:
+        return blocks
     want = Counter(_WORD.findall(" ".join(article).lower()))
-    total = sum(want.values())
     have = Counter(_WORD.findall(" ".join(blocks).lower()))
     if not total or sum((want & have).values()) >= ARTICLE_MIN_COVER * total:
         return blocks
@@ -193,8 +203,8 @@ def headline_first(text: str | bytes, blocks: list[str]) -> tuple[list[str], str
     """Blocks with the page's first ``<h1>`` first when the content holds it (a heading in the
     page's header is the site's, not the content's); the headline, else the page's title."""
     data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    h1s = h1_headings(data)
-    headline = collapse(h1s[0][1]) if h1s else None
+    first = next(iter_h1_headings(data), None)
+    headline = collapse(first[1]) if first else None
     if not headline or headline not in blocks:
         return blocks, headline or find_title(text)
     return [headline] + [b for b in blocks if b != headline], headline

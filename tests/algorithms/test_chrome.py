@@ -2,9 +2,12 @@
 build on (their content per type: test_typed.py)."""
 from __future__ import annotations
 
-import pytest
+import random
 
-from mcecrawl.algorithms import chrome, typed
+import pytest
+from lxml import etree
+
+from mcecrawl.algorithms import chrome, threads, typed
 
 PAGE = ("<html><body><nav><a href='/'>Home</a></nav>\x0bafter the menu, a vertical tab\x0b"
         "<main><p>The body of the page, long enough to be the content of it.</p>"
@@ -37,3 +40,138 @@ def test_strip_chrome_drops_chrome_and_keeps_the_page_layout():
     chrome.strip_chrome(root)
     text = " ".join(root.itertext())
     assert "word" in text and not any(w in text for w in ("Home", "Related", "Copyright"))
+
+
+# --- the chrome walk against its reference ---------------------------------------------------------
+# The walk (chrome._strip) judges each element once, memoised by the attributes is_chrome reads,
+# walks the content landmarks' descendants where they stand and keeps the words left up to date
+# through each removal.  The reference below is the plain walk it replaced (the landmarks'
+# descendants collected first, every count made afresh); the two must give the same tree.
+
+def _reference_strip(body, keep=None, *, item_parts=False):
+    limit = chrome.CHROME_MAX_SHARE * max(chrome.words(body), 1)
+    inside = {d for landmark in body.xpath(chrome.CONTENT_LANDMARKS) for d in landmark.iterdescendants()}
+    found = []
+    walk = etree.iterwalk(body, events=("start",))
+    next(walk)
+    for _, el in walk:
+        if not (el.tag in chrome.CHROME_TAGS or el.attrib):
+            continue
+        if item_parts and el.tag in ("header", "footer") and chrome._section_of(el) == "article":
+            continue
+        if chrome.is_chrome(el, keep, in_content=el in inside) and chrome.words(el) < limit:
+            found.append(el)
+            walk.skip_subtree()
+    for el in found:
+        chrome.remove(el)
+
+
+def _reference_main(body):
+    mains = body.xpath("descendant::main | descendant::*[@role='main']")
+    if not mains:
+        return body
+    left = {m: chrome.words(m) for m in mains}
+    best = max(mains, key=left.__getitem__)
+    return best if left[best] > chrome.MAIN_MIN_SHARE * max(chrome.words(body), 1) else body
+
+
+def _reference_root(text, keep=None, *, item_parts=False):
+    body = chrome.page_tree(text)
+    if body is None:
+        return None
+    _reference_strip(body, keep, item_parts=item_parts)
+    return _reference_main(body)
+
+
+def _serialised(root):
+    return None if root is None else (root.tag, etree.tostring(root, encoding=str, with_tail=False))
+
+
+# Markup the walk reacts to: chrome tags and roles, hidden elements and tab panels, boilerplate and
+# post words, landmarks (nested too), an article's header, text glued to tags, control characters
+# in tails (moved by remove), wrappers around everything.
+_PIECES = (
+    "<div>", "</div>", "<div class='sidebar'>", "<div class='page has-sidebar'>", "<div id='footer'>",
+    "<div class='comment reply'>", "<div class='share newsletter'>", "<div class='content'>", "<div role='main'>",
+    "<div role='Navigation'>", "<div role='tabpanel' hidden>", "<div class='tab-pane' style='display:none'>",
+    "<div hidden>", "<div aria-hidden='true'>", "<div style='display: none'>", "<main>", "</main>",
+    "<main class='related'>", "<article>", "</article>", "<article class='sidebar'>", "<header>", "</header>",
+    "<header class='entry'>", "<footer>", "</footer>", "<nav>", "</nav>", "<aside>", "</aside>", "<form>",
+    "</form>", "<section class='menu'>", "</section>", "<ul>", "<li>", "</ul>", "<p>", "</p>", "<span>",
+    "</span>", "<a href='/x'>", "</a>", "<h1>", "</h1>", "<br>", "word ", "two words ", "glued", "\x0b", "\x01",
+    " ", "\n", "\xa0", "many words in a row here for the share ", "<script>x = 1</script>", "<noscript>", "</noscript>",
+)
+
+
+def _random_page(rng):
+    body = "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 120)))
+    return f"<html><head><title>t</title></head><body>{body}</body></html>"
+
+
+@pytest.mark.parametrize("keep, item_parts", [(None, False), (None, True), (threads.POST_WORDS, False)])
+def test_content_root_equals_the_reference_walk_on_random_pages(keep, item_parts):
+    rng = random.Random(20261126)
+    for _ in range(400):
+        text = _random_page(rng)
+        assert _serialised(chrome.content_root(text, keep, item_parts=item_parts)) == _serialised(
+            _reference_root(text, keep, item_parts=item_parts)), text
+
+
+def test_strip_chrome_equals_the_reference_walk():
+    rng = random.Random(7)
+    for _ in range(200):
+        text = _random_page(rng)
+        ours, theirs = chrome.page_tree(text), chrome.page_tree(text)
+        chrome.strip_chrome(ours)
+        _reference_strip(theirs)
+        assert _serialised(ours) == _serialised(theirs), text
+
+
+def test_content_root_equals_the_reference_walk_on_dev_pages():
+    from data_root import MISSING
+    from data_root import SHARED_DATA as DATA
+
+    if not (DATA / "wcxb_dev").is_dir():
+        pytest.skip(MISSING)
+    from mcecrawl.evaluation import load_dataset
+
+    pages = [p for p in load_dataset(DATA / "wcxb_dev") if p.page_type not in (None, "article")][::12]
+    for p in pages:
+        for keep, item_parts in ((None, False), (None, True), (threads.POST_WORDS, False)):
+            assert _serialised(chrome.content_root(p.text, keep, item_parts=item_parts)) == _serialised(
+                _reference_root(p.text, keep, item_parts=item_parts)), p.id
+
+
+def test_least_words_is_a_lower_bound_of_words():
+    rng = random.Random(3)
+    for _ in range(100):
+        root = chrome.page_tree(_random_page(rng))
+        if root is not None:
+            assert all(chrome.least_words(el) <= chrome.words(el) for el in root.iter())
+    glued = chrome.page_tree("<html><body><p>one<b>two</b>three</p></body></html>")
+    assert chrome.least_words(glued) == 1 and chrome.words(glued) == 3
+
+
+def test_remove_returns_the_change_in_words_of_the_text_its_tail_joins():
+    rng = random.Random(5)
+    for _ in range(200):
+        root = chrome.page_tree(_random_page(rng))
+        if root is None:
+            continue
+        for el in list(root.iterdescendants())[::3]:
+            if el.getparent() is None or any(a.getparent() is None and a is not root for a in el.iterancestors()):
+                continue
+            before, n = chrome.words(root), chrome.words(el)
+            if not any(a is root for a in el.iterancestors()):
+                continue
+            assert chrome.remove(el) - n == chrome.words(root) - before
+
+
+def test_main_of_glued_words_is_measured_exactly():
+    """A <main> whose words are glued to its tags (one word to libxml2's joined text, ten to
+    words()) is the content when its ten words pass the share, as the reference says."""
+    glued = "".join(f"<b>w{i}</b>" for i in range(10))
+    text = f"<html><body><main>{glued}</main><div>{'other ' * 15}</div></body></html>"
+    root = chrome.content_root(text)
+    assert chrome.least_words(root) == 1 and root.tag == "main"
+    assert _serialised(root) == _serialised(_reference_root(text))

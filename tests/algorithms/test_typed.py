@@ -377,3 +377,33 @@ def test_r2l_article_pages_keep_their_text_with_the_real_judgement():
         result = extract(p.body, url=p.url, content_type=p.content_type)
         assert result.page_type == "article", (p.id, result.page_type_reason)
         assert result.text == scored_regions(p.text).text, p.id
+
+
+def _reference_with_article(article, blocks):
+    """with_article as it counted before its lower bound: every word of both sides."""
+    from collections import Counter
+
+    want = Counter(typed._WORD.findall(" ".join(article).lower()))
+    total = sum(want.values())
+    have = Counter(typed._WORD.findall(" ".join(blocks).lower()))
+    if not total or sum((want & have).values()) >= typed.ARTICLE_MIN_COVER * total:
+        return blocks
+    seen = set(article)
+    return article + [b for b in blocks if b not in seen]
+
+
+def test_with_article_equals_its_reference_on_random_blocks():
+    """The lower bound from the article's blocks found whole never changes the answer: blocks that
+    repeat, overlap in part, differ in case or are empty, final sigma."""
+    import random
+
+    rng = random.Random(11)
+    words = ["river", "River", "bridge", "council", "ΟΔΟΣ", "οδος", "x", "", "a b", "—", "متن", "خبر"]
+
+    def block():
+        return " ".join(rng.choice(words) for _ in range(rng.randint(0, 5)))
+
+    for _ in range(3000):
+        article = [block() for _ in range(rng.randint(0, 6))]
+        blocks = [rng.choice(article) if article and rng.random() < 0.4 else block() for _ in range(rng.randint(0, 8))]
+        assert typed.with_article(article, blocks) == _reference_with_article(article, blocks), (article, blocks)
