@@ -11,6 +11,9 @@
     python benchmarks/bench_pagetypes.py all --peers          # everything, as Markdown
     python benchmarks/bench_pagetypes.py snapshot --out F     # every page's outputs, to a JSON file
     python benchmarks/bench_pagetypes.py identity --against F # the same outputs now, page by page
+    python benchmarks/bench_pagetypes.py speed-against --checkout /work/main [--rounds 5]
+                                                               # CPU of the typed readings and of the
+                                                               # default extraction, this code vs a checkout's
 
 Accuracy is WCXB's own metric (:func:`mcecrawl.evaluation.metrics.wcxb_f1`: bag-of-words F1 over
 lowercase ``\\w+`` tokens, per page, averaged), per ``page_type`` of the manifest.  "ours, gold type"
@@ -36,6 +39,11 @@ Identity: ``snapshot`` records, for every page of :data:`IDENTITY_SETS`, the def
 reads it, whether or not the gate would keep it); ``identity`` recomputes them and lists every page
 that differs.  A change meant to cost less CPU and change nothing is checked so against a snapshot
 of the code before it.
+Speed against a checkout: the typed-reading modules (:data:`TYPED_MODULES`) of another checkout of
+the project (e.g. a worktree of main) are loaded beside ours in one process; rounds alternate (ours,
+theirs, ours, ...) over wcxb_dev's non-article pages: the typed readings alone (each page read as
+its gold type from its article extraction, made once outside the timing) and the default
+extraction (judged), ``time.process_time`` per round, best round of each.
 Speed: one process, rounds of the article extraction and the typed one interleaved (A B A B),
 ``time.process_time`` per round, best round of each, decoding included.
 """
@@ -316,18 +324,106 @@ def identity(against: Path, sets: tuple[str, ...]) -> tuple[str, bool]:
     return "\n".join(lines + diffs), not diffs
 
 
+# The modules of the typed readings, as swapped by ``speed-against`` (the rest of the code is shared).
+TYPED_MODULES = ("chrome", "lists", "threads", "typed")
+
+
+def _checkout_modules(checkout: Path) -> dict[str, Any]:
+    """The typed-reading modules of another checkout, loaded under their own names and wired to each
+    other (each imports its siblings from ``sys.modules`` while it loads)."""
+    import importlib.util
+
+    import mcecrawl.algorithms as package
+
+    name = "mcecrawl.algorithms."
+    ours = {m: sys.modules[name + m] for m in TYPED_MODULES}
+    theirs: dict[str, Any] = {}
+    try:
+        for m in TYPED_MODULES:  # each sibling before the modules importing it
+            spec = importlib.util.spec_from_file_location(name + m, checkout / "mcecrawl" / "algorithms" / f"{m}.py")
+            assert spec and spec.loader
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name + m] = theirs[m] = module
+            setattr(package, m, module)  # ``from mcecrawl.algorithms import chrome`` reads the package
+            spec.loader.exec_module(module)
+    finally:
+        sys.modules.update({name + m: mod for m, mod in ours.items()})
+        for m, mod in ours.items():
+            setattr(package, m, mod)
+    assert all(theirs[m].chrome is theirs["chrome"] for m in ("lists", "threads", "typed"))
+    return theirs
+
+
+def speed_against(checkout: Path, rounds: int) -> str:
+    from mcecrawl.algorithms import DEFAULT_ALGORITHM, get_algorithm
+    from mcecrawl.encoding import decode
+
+    name = "mcecrawl.algorithms."
+    ours = {m: sys.modules[name + m] for m in TYPED_MODULES}
+    theirs = _checkout_modules(checkout)
+    pages = [p for p in load_dataset(DATA / "wcxb_dev") if p.page_type not in (None, "article", "other")]
+    inputs = []
+    for p in pages:
+        decoded = decode(p.body, p.content_type)
+        text = p.body if decoded.source == "utf-8" and not decoded.replacements else decoded.text
+        inputs.append((text, p.page_type, get_algorithm(DEFAULT_ALGORITHM)(text)))
+    every = list(load_dataset(DATA / "wcxb_dev"))
+    for p in every:
+        p.body  # read once, outside the timing
+
+    def typed_readings(modules: dict[str, Any]) -> float:
+        extract_as = modules["typed"].extract_as
+        start = time.process_time()
+        for text, kind, article in inputs:
+            extract_as(text, kind, base=article)
+        return time.process_time() - start
+
+    def default(modules: dict[str, Any]) -> float:
+        sys.modules.update({name + m: mod for m, mod in modules.items()})  # _judged imports typed per call
+        try:
+            return _cpu(every, lambda p: ours_default(p))
+        finally:
+            sys.modules.update({name + m: mod for m, mod in ours.items()})
+
+    def ours_default(p: Any) -> Any:
+        return extract(p.body, url=p.url, content_type=p.content_type)
+
+    best: dict[tuple[str, str], float] = defaultdict(lambda: float("inf"))
+    for _ in range(rounds):
+        for who, modules in (("this code", ours), (str(checkout), theirs)):
+            best["typed", who] = min(best["typed", who], typed_readings(modules))
+            best["default", who] = min(best["default", who], default(modules))
+    lines = [f"**CPU of the typed readings, this code against {checkout}** (rounds interleaved, best of {rounds}; "
+             "process_time)", "",
+             f"| measured | {checkout} (s) | this code (s) | ratio |", "|---|---:|---:|---:|"]
+    for what, label in (("typed", f"typed readings of wcxb_dev's {len(inputs)} non-article pages (gold types)"),
+                        ("default", f"default extraction (judged) of all {len(every)} wcxb_dev pages")):
+        old, new = best[what, str(checkout)], best[what, "this code"]
+        lines.append(f"| {label} | {old:.2f} | {new:.2f} | {new / old:.2f} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=("accuracy", "heldout", "speed", "gate", "all", "snapshot", "identity"))
+    ap.add_argument("what", choices=("accuracy", "heldout", "speed", "gate", "all", "snapshot", "identity",
+                                        "speed-against"))
     ap.add_argument("--data", type=Path, default=DATA / "wcxb_dev", help="a dataset with page_type (wcxb_dev)")
     ap.add_argument("--peers", action="store_true", help="run trafilatura, resiliparse, readability too")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cache", type=Path, help="gate: the per-page rows of gate_pagetype.py --cache")
     ap.add_argument("--out", type=Path, help="snapshot: the JSON file written")
     ap.add_argument("--against", type=Path, help="identity: a snapshot's JSON file")
+    ap.add_argument("--checkout", type=Path, help="speed-against: another checkout of the project (e.g. /work/main)")
     ap.add_argument("--sets", default=",".join(IDENTITY_SETS), help="snapshot/identity: the sets, comma-separated")
     args = ap.parse_args()
+    ap_checkout = args.checkout
     sets = tuple(s for s in args.sets.split(",") if s)
+    if args.what == "speed-against":
+        if not ap_checkout or not (ap_checkout / "mcecrawl" / "algorithms" / "typed.py").is_file():
+            print("speed-against needs --checkout DIR (another checkout of the project)", file=sys.stderr)
+            return 2
+        print(speed_against(ap_checkout, args.rounds))
+        return 0
     if args.what == "snapshot":
         if not args.out:
             print("snapshot needs --out F", file=sys.stderr)
