@@ -26,7 +26,7 @@ function each:
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from lxml import etree
 
@@ -164,7 +164,7 @@ def least_words(el: Any) -> int:
     """A lower bound of :func:`words`, at a third of its cost (libxml2 joins the text, no string per
     piece): the words of the element's text pieces joined with nothing between them (two pieces may
     make one word, never one piece two)."""
-    return len(etree.tostring(el, method="text", encoding=str, with_tail=False).split())
+    return len(_joined_text(el).split())
 
 
 _LANDMARK_TAGS = frozenset({"main", "article"})
@@ -178,14 +178,16 @@ def strip_chrome(body: Any, keep: re.Pattern[str] | None = None, *, item_parts: 
     _strip(body, keep, item_parts)
 
 
-def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[int, list[Any]]:
-    """:func:`strip_chrome`'s work.  Returns the words left in ``body`` (its count before, kept up
-    to date through each removal: :func:`remove`) and its ``<main>``/``role=main`` elements still
-    in it, in document order (:func:`main_container`'s candidates)."""
-    left = words(body)
-    limit = CHROME_MAX_SHARE * max(left, 1)
+def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[list[Any], int, Callable[[], int]]:
+    """:func:`strip_chrome`'s work.  Returns the ``<main>``/``role=main`` elements left in ``body``
+    in document order (:func:`main_container`'s candidates), an upper bound of the words left in
+    ``body``, and a function counting them exactly: the count before, kept up to date through each
+    removal (:func:`remove`), with the words of the chrome dropped counted exactly only then (most
+    chrome is dropped on its characters alone: fewer than the limit's words)."""
+    total = words(body)
+    limit = CHROME_MAX_SHARE * max(total, 1)
     memo: dict[tuple[Any, ...], bool] = {}  # the attributes is_chrome reads -> its answer
-    chrome: list[tuple[Any, int]] = []  # (element, words), in document order
+    chrome: list[list[Any]] = []  # [element, its words or None, a lower bound of them], in document order
     mains: list[Any] = []
 
     def walk(top: Any, in_content: bool) -> None:
@@ -203,9 +205,13 @@ def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[i
                 is_ = memo[key] = is_chrome(el, keep, in_content=in_content)
             main = tag == "main" or role == "main"
             if is_ and not (item_parts and tag in _ITEM_PARTS and _section_of(el) == "article"):
-                n = least_words(el)  # at limit or above, a layout wrapper: kept without an exact count
-                if n < limit and (n := words(el)) < limit:
-                    chrome.append((el, n))
+                text = _joined_text(el)
+                least = len(text.split())
+                # a word is one character at least: under the limit's characters, under its words;
+                # at the limit's words joined, a layout wrapper (kept); between, counted exactly
+                n = None if len(text) < limit else words(el) if least < limit else least
+                if n is None or n < limit:
+                    chrome.append([el, n, least])
                     it.skip_subtree()
                     continue
             if main:
@@ -215,9 +221,20 @@ def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[i
                 walk(el, True)
 
     walk(body, False)
-    for el, n in chrome:
-        left += remove(el) - n
-    return left, mains
+    total_changes = 0
+    for record in chrome:
+        total_changes += remove(record[0])
+    most = total + total_changes - sum(r[1] if r[1] is not None else r[2] for r in chrome)
+
+    def exact() -> int:
+        return total + total_changes - sum(r[1] if r[1] is not None else words(r[0]) for r in chrome)
+
+    return mains, most, exact
+
+
+def _joined_text(el: Any) -> str:
+    """The element's text pieces joined with nothing between them, by libxml2 (:func:`least_words`)."""
+    return etree.tostring(el, method="text", encoding=str, with_tail=False)
 
 
 def _section_of(el: Any) -> str | None:
@@ -229,18 +246,22 @@ def main_container(body: Any) -> Any:
     """Phase 4: the largest ``<main>``/``role=main`` element when it holds more than
     :data:`MAIN_MIN_SHARE` of the words left, else ``body``."""
     mains = body.xpath("descendant::main | descendant::*[@role='main']")
-    return _largest_main(body, mains, words(body)) if mains else body
+    if not mains:
+        return body
+    left = words(body)
+    return _largest_main(body, mains, left, lambda: left)
 
 
-def _largest_main(body: Any, mains: list[Any], left: int) -> Any:
+def _largest_main(body: Any, mains: list[Any], most: int, left: Callable[[], int]) -> Any:
     """The first of the largest of ``mains`` (in document order) when it holds more than
-    :data:`MAIN_MIN_SHARE` of the ``left`` words of ``body``, else ``body``."""
-    if len(mains) == 1:  # the common case: its lower bound (least_words) often settles it
-        main, bound = mains[0], MAIN_MIN_SHARE * max(left, 1)
-        return main if least_words(main) > bound or words(main) > bound else body
+    :data:`MAIN_MIN_SHARE` of the words left in ``body`` (``left()``; ``most``: an upper bound of
+    them, which settles most pages with one main, from its lower bound :func:`least_words`),
+    else ``body``."""
+    if len(mains) == 1 and least_words(mains[0]) > MAIN_MIN_SHARE * max(most, 1):
+        return mains[0]
     counts = {m: words(m) for m in mains}
     best = max(mains, key=counts.__getitem__)
-    return best if counts[best] > MAIN_MIN_SHARE * max(left, 1) else body
+    return best if counts[best] > MAIN_MIN_SHARE * max(left(), 1) else body
 
 
 def drop_link_lists(root: Any) -> None:
@@ -260,11 +281,22 @@ def drop_marked(root: Any, marked: re.Pattern[str]) -> None:
     """Drop the descendants of ``root`` whose class/id words match ``marked`` and that hold less than
     :data:`CHROME_MAX_SHARE` of its words (a wrapper around everything is layout), in place."""
     limit = CHROME_MAX_SHARE * max(words(root), 1)
-    for el in list(root.iterdescendants()):
-        if (isinstance(el.tag, str) and el.getparent() is not None
-                and marked.search(" ".join(filter(None, (el.get("class"), el.get("id")))))
-                and words(el) < limit):
-            remove(el)
+    memo: dict[tuple[str | None, str | None], bool] = {}  # (class, id) -> marked
+    found = []
+    walk = etree.iterwalk(root, events=("start",))
+    next(walk)  # the root itself stays
+    for _, el in walk:  # what lies inside a dropped element is not judged: it goes with it
+        if not isinstance(el.tag, str):
+            continue
+        key = (el.get("class"), el.get("id"))
+        is_marked = memo.get(key)
+        if is_marked is None:
+            is_marked = memo[key] = bool(marked.search(" ".join(filter(None, key))))
+        if is_marked and words(el) < limit:
+            found.append(el)
+            walk.skip_subtree()
+    for el in found:  # counted first, removed after: a removal moves a tail outside the others' text
+        remove(el)
 
 
 # A link or button standing alone in its parent ("Learn more", "Read the case study", "Get a free
@@ -318,8 +350,8 @@ def content_root(text: str | bytes, keep: re.Pattern[str] | None = None, *, item
     body = page_tree(text)
     if body is None:
         return None
-    left, mains = _strip(body, keep, item_parts)
-    return _largest_main(body, mains, left) if mains else body
+    mains, most, left = _strip(body, keep, item_parts)
+    return _largest_main(body, mains, most, left) if mains else body
 
 
 __all__ = ["CHROME_MAX_SHARE", "CTA_MAX_WORDS", "content_root", "drop_link_buttons", "drop_link_lists", "drop_marked",

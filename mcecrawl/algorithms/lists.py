@@ -35,13 +35,19 @@ def repeated_items(root: Any, counts: dict[Any, int], *, min_items: int = MIN_IT
     """Phase 1: (parent, its items, their words) of the largest group of at least ``min_items``
     sibling elements of one template; (None, [], 0) when the page has none."""
     best: tuple[Any, list[Any], int] = (None, [], 0)
+    templates: dict[tuple[str, str | None], tuple[str, frozenset[str]]] = {}  # (tag, class) -> template
     for el in root.iter():
         if len(el) < min_items:
             continue
         groups: dict[tuple[str, frozenset[str]], list[Any]] = defaultdict(list)
         for child in el:
-            if isinstance(child.tag, str):
-                groups[template(child)].append(child)
+            tag = child.tag
+            if isinstance(tag, str):
+                key = (tag, child.get("class"))
+                kind = templates.get(key)
+                if kind is None:
+                    kind = templates[key] = template(child)
+                groups[kind].append(child)
         for items in groups.values():
             if len(items) >= min_items:
                 words = sum(counts.get(i, 0) for i in items)
