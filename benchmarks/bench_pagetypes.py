@@ -324,8 +324,9 @@ def identity(against: Path, sets: tuple[str, ...]) -> tuple[str, bool]:
     return "\n".join(lines + diffs), not diffs
 
 
-# The modules of the typed readings, as swapped by ``speed-against`` (the rest of the code is shared).
-TYPED_MODULES = ("chrome", "lists", "threads", "typed")
+# The modules of the typed readings, as swapped by ``speed-against`` (the rest of the code is shared;
+# the article extraction keeps this checkout's parse module, bound when it was imported).
+TYPED_MODULES = ("parse", "chrome", "lists", "threads", "typed")
 
 
 def _checkout_modules(checkout: Path) -> dict[str, Any]:

@@ -8,13 +8,17 @@ function each:
 
 1. :func:`page_tree` — the whole page parsed once (lxml), scripts and styles removed, ``<noscript>``
    kept: a page built by scripts (Discourse forums) serves its text there to readers without them.
-2. :func:`word_counts` — words per element, one bottom-up pass (every later share test reads it).
+2. :func:`word_counts` — words per element, one bottom-up pass (a thread's share test reads it);
+   :func:`words` — one element's, and :func:`least_words` — a lower bound of it that libxml2
+   answers at a third of the cost, enough for most share tests.
 3. :func:`strip_chrome` — HTML's sectioning chrome (header, nav, footer, aside, form), ARIA
    landmarks of chrome, hidden elements (tab panels aside) and Readability's boilerplate class/id
    words (outside the content's ``<main>``/``<article>``) are dropped, unless the element holds
    :data:`CHROME_MAX_SHARE` of the page's words or more (a ``"page has-sidebar"`` wrapper around
    everything is layout, not chrome); for listings and collections an ``<article>``'s own header
-   and footer stay (the item's byline and date).
+   and footer stay (the item's byline and date).  One walk, not entering the chrome it drops,
+   judging each element by a per-page memo of the attributes the test reads; the words left are
+   kept up to date through each removal for phase 4.
 4. :func:`main_container` — the page's ``<main>`` (or ``role=main``) when it holds enough of what
    is left.
 5. :func:`drop_link_lists` — lists that are mostly link text (a table of contents, a "related"
@@ -356,4 +360,4 @@ def content_root(text: str | bytes, keep: re.Pattern[str] | None = None, *, item
 
 __all__ = ["CHROME_MAX_SHARE", "CTA_MAX_WORDS", "content_root", "drop_link_buttons", "drop_link_lists", "drop_marked",
            "hidden_panel", "is_chrome", "main_container", "page_tree",
-           "strip_chrome", "text_blocks", "word_counts", "words", "xml_text"]
+           "strip_chrome", "text_blocks", "word_counts", "words", "least_words", "xml_text"]
