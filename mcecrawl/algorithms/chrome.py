@@ -203,7 +203,11 @@ def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[l
             tag = el.tag
             get = el.get
             role = get("role")
-            key = (tag, role, get("class"), get("id"), get("style"), get("hidden"), get("aria-hidden"), in_content)
+            style, hidden, aria_hidden = get("style"), get("hidden"), get("aria-hidden")
+            if in_content and style is None and hidden is None and aria_hidden is None:
+                key: tuple[Any, ...] = (tag, role)  # visible, in content: its class/id are not read
+            else:
+                key = (tag, role, get("class"), get("id"), style, hidden, aria_hidden, in_content)
             is_ = memo.get(key)
             if is_ is None:
                 is_ = memo[key] = is_chrome(el, keep, in_content=in_content)
