@@ -326,8 +326,9 @@ def drop_link_buttons(root: Any) -> None:
         parent = a.getparent()
         if parent is not None:
             by_parent.setdefault(parent, []).append(a)
+    under_heading: dict[Any, bool] = {}  # element -> it or an ancestor is a heading (tags never change)
     for parent, links in by_parent.items():
-        if parent.tag in _HEADINGS or any(x.tag in _HEADINGS for x in parent.iterancestors()):
+        if _under_heading(parent, under_heading):
             continue
         own = len("".join(parent.itertext()).split())
         linked = sum(len("".join(x.itertext()).split()) for x in parent.iter("a", "button")
@@ -337,6 +338,27 @@ def drop_link_buttons(root: Any) -> None:
         for a in links:
             if len("".join(a.itertext()).split()) <= CTA_MAX_WORDS:
                 remove(a)
+
+
+def _under_heading(el: Any, memo: dict[Any, bool]) -> bool:
+    """Whether ``el`` or one of its ancestors is a heading, each ancestor looked at once per page
+    (``memo``).  A link dropped in between has no heading above it (it would have stayed): what
+    lies below it reads the same whether its ancestors are cut there or not."""
+    chain = []
+    x, found = el, False
+    while x is not None:
+        known = memo.get(x)
+        if known is not None:
+            found = known
+            break
+        chain.append(x)
+        if x.tag in _HEADINGS:
+            found = True
+            break
+        x = x.getparent()
+    for y in chain:
+        memo[y] = found
+    return found
 
 
 def _ancestors_below(el: Any, top: Any) -> Any:

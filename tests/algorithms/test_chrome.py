@@ -98,7 +98,8 @@ _PIECES = (
     "<main class='related'>", "<article>", "</article>", "<article class='sidebar'>", "<header>", "</header>",
     "<header class='entry'>", "<footer>", "</footer>", "<nav>", "</nav>", "<aside>", "</aside>", "<form>",
     "</form>", "<section class='menu'>", "</section>", "<ul>", "<li>", "</ul>", "<p>", "</p>", "<span>",
-    "</span>", "<a href='/x'>", "</a>", "<h1>", "</h1>", "<br>", "word ", "two words ", "glued", "\x0b", "\x01",
+    "</span>", "<a href='/x'>", "</a>", "<h1>", "</h1>", "<h3>", "</h3>",
+    "<li><a href='/y'>go</a></li>", "<br>", "word ", "two words ", "glued", "\x0b", "\x01",
     " ", "\n", "\xa0", "many words in a row here for the share ", "<script>x = 1</script>", "<noscript>", "</noscript>",
 )
 
@@ -200,4 +201,36 @@ def test_drop_marked_equals_its_reference_on_random_pages():
             continue
         chrome.drop_marked(ours, marked)
         _reference_drop_marked(theirs, marked)
+        assert _serialised(ours) == _serialised(theirs), text
+
+
+def _reference_drop_link_buttons(root):
+    by_parent = {}
+    for a in root.iter("a", "button"):
+        parent = a.getparent()
+        if parent is not None:
+            by_parent.setdefault(parent, []).append(a)
+    for parent, links in by_parent.items():
+        if parent.tag in chrome._HEADINGS or any(x.tag in chrome._HEADINGS for x in parent.iterancestors()):
+            continue
+        own = len("".join(parent.itertext()).split())
+        linked = sum(len("".join(x.itertext()).split()) for x in parent.iter("a", "button")
+                     if not any(y.tag in ("a", "button") for y in chrome._ancestors_below(x, parent)))
+        if own > linked:
+            continue
+        for a in links:
+            if len("".join(a.itertext()).split()) <= chrome.CTA_MAX_WORDS:
+                chrome.remove(a)
+
+
+def test_drop_link_buttons_equals_its_reference_on_random_pages():
+    """Each ancestor is looked at once for headings: the same tree as asking every parent's ancestors."""
+    rng = random.Random(17)
+    for _ in range(400):
+        text = _random_page(rng)
+        ours, theirs = chrome.page_tree(text), chrome.page_tree(text)
+        if ours is None:
+            continue
+        chrome.drop_link_buttons(ours)
+        _reference_drop_link_buttons(theirs)
         assert _serialised(ours) == _serialised(theirs), text
