@@ -213,11 +213,11 @@ def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[l
                 is_ = memo[key] = is_chrome(el, keep, in_content=in_content)
             main = tag == "main" or role == "main"
             if is_ and not (item_parts and tag in _ITEM_PARTS and _section_of(el) == "article"):
-                text = _joined_text(el)
-                least = len(text.split())
-                # a word is one character at least: under the limit's characters, under its words;
-                # at the limit's words joined, a layout wrapper (kept); between, counted exactly
-                n = None if len(text) < limit else words(el) if least < limit else least
+                parts = _joined_text(el).split()
+                least = len(parts)
+                # a word is one non-space character at least: under the limit's characters, under
+                # its words; at the limit's words joined, a layout wrapper (kept); between, counted
+                n = None if sum(map(len, parts)) < limit else words(el) if least < limit else least
                 if n is None or n < limit:
                     chrome.append([el, n, least])
                     it.skip_subtree()
