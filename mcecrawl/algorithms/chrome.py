@@ -35,6 +35,7 @@ from typing import Any, Callable
 from lxml import etree
 
 from mcecrawl.algorithms import cleaning
+from mcecrawl.algorithms import profile_impl as profile
 from mcecrawl.algorithms.parse import DROPPED_TAGS, html_tree, tree_paragraphs
 
 # Dropped as :func:`mcecrawl.algorithms.parse.parse_tree` drops them, except <noscript>: its
@@ -128,7 +129,8 @@ def is_chrome(el: Any, keep: re.Pattern[str] | None = None, *, in_content: bool 
     words = " ".join(filter(None, (get("class"), get("id"))))
     if in_content or not words or (keep is not None and keep.search(words)):
         return False
-    return cleaning.is_boilerplate(tag, words) or cleaning.word_tests(words)[3]  # NOTICES, memoised per token
+    bits = profile.word_bits(words)  # compiled: a page's many one-off ids cost no regular expression
+    return cleaning.is_boilerplate(tag, words, bits) or bool(bits & cleaning.WORD_BITS["notice"])
 
 
 def xml_text(text: str) -> str:
