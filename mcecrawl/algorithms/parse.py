@@ -220,25 +220,6 @@ def page_titles(page: str | bytes) -> list[str]:
     return [t for t in (_og_title(head), _clean(m.group(1)) if m else None) if t]
 
 
-def _h1_matches(data: bytes) -> Iterator[re.Match[bytes]]:
-    """``_H1.finditer(data)``, tried only where ``<h1`` or ``<H1`` starts (a byte search: the regex
-    engine has no fast scan for a case-insensitive pattern)."""
-    pattern, end = _BYTES[_H1], 0
-    lower, upper = data.find(b"<h1"), data.find(b"<H1")
-    while lower >= 0 or upper >= 0:
-        at = lower if upper < 0 or 0 <= lower < upper else upper
-        m = pattern.match(data, at)
-        if m:
-            yield m
-            end = m.end()
-        else:
-            end = at + 1
-        if lower >= 0 and lower < end:
-            lower = data.find(b"<h1", end)
-        if upper >= 0 and upper < end:
-            upper = data.find(b"<H1", end)
-
-
 def h1_headings(data: bytes) -> list[tuple[int, str]]:
     """(byte offset, text) of every non-empty ``<h1>`` of a page's UTF-8 bytes."""
     return list(iter_h1_headings(data))
@@ -246,7 +227,7 @@ def h1_headings(data: bytes) -> list[tuple[int, str]]:
 
 def iter_h1_headings(data: bytes) -> Iterator[tuple[int, str]]:
     """:func:`h1_headings` one at a time (the first costs a search to it, not over the whole page)."""
-    for m in _h1_matches(data):
+    for m in _BYTES[_H1].finditer(data):
         text = _clean(m.group(1).decode("utf-8", "replace"))
         if text:
             yield m.start(), text
