@@ -365,15 +365,19 @@ def same_article(a: Candidate, b: Candidate) -> bool:
 
 def sibling_post(a: Candidate, b: Candidate) -> bool:
     """Whether ``b`` lies in a sibling of one of ``a``'s post containers: a container labelled as
-    an article or reading as content (:func:`_reads_as_content`), and a sibling of it (the same
-    parent) made from the same template (:func:`_same_template`).  The posts of a blog's home
-    page or of a thread, and an article the page splits into several ``<article>`` elements, are
-    one main content; their neighbours joined one by one, each read as prose by the caller."""
+    an article or reading as content (:func:`_reads_as_content`), or one around such a container,
+    and a sibling of it (the same parent) made from the same template (:func:`_same_template`).
+    The posts of a blog's home page or of a thread, an article the page splits into several
+    ``<article>`` elements, and the sections of a page builder (Elementor's
+    ``elementor-top-section``, whose text widget is the part that reads as content) are one main
+    content; their neighbours joined one by one, each read as prose by the caller."""
     b_index = {off: k for k, (off, _) in enumerate(b.containers)}
+    content = False
     for i in range(len(a.containers) - 1):
         off, tag = a.containers[i]
         name, words = _label(tag)
-        if not (is_labelled(name, words) or _reads_as_content(tag)):
+        content = content or is_labelled(name, words) or _reads_as_content(tag)
+        if not content:
             continue
         j = b_index.get(a.containers[i + 1][0], 0)  # a's parent among b's containers, not innermost
         if j and b.containers[j - 1][0] != off and _same_template(tag, b.containers[j - 1][1]):

@@ -615,3 +615,20 @@ def test_an_article_element_that_is_a_comment_does_not_label_the_comments_as_the
                 f'<div class="comments-wrapper"><ol class="commentlist">{thread}</ol></div></div>')
     result = sr.scored_regions(html)
     assert lines_of(result)[1:] == ARTICLE
+
+
+def test_an_article_in_page_builder_sections_is_joined_across_the_sections():
+    """Page builders (Elementor, WPBakery) put each part of an article in a top-level section of
+    one template, five wrappers deep, whose own class says nothing; the widget inside reads as
+    content ("text-editor").  A section of the same template beside it holds the next part."""
+    def section(k: int, texts) -> str:
+        return (f'<section class="builder-section builder-top-section builder-element-{k}a7">'
+                '<div class="builder-container"><div class="builder-column"><div class="builder-wrap">'
+                f'<div class="builder-widget builder-widget-text-editor"><div class="builder-widget-container">'
+                f"{paragraphs(texts)}</div></div></div></div></div></section>")
+
+    promo = f'<section class="builder-section promo"><ul>{NAV * 10}</ul></section>'  # far: no container closes past it
+    html = page(f"<h1>{HEADLINE}</h1><div class='site-root'>{section(1, ARTICLE[:2])}{promo}{section(2, ARTICLE[2:])}"
+                "</div>")
+    result = sr.scored_regions(html)
+    assert lines_of(result) == [HEADLINE] + ARTICLE
