@@ -40,6 +40,10 @@ VERIFY_PAYLOAD_DIGEST = True
 # Bytes scanned per read when looking for the next record start after a bad one.
 RESYNC_CHUNK = 1 << 20
 _GZIP_MEMBER = b"\x1f\x8b\x08"
+# Rejections that can be a gzip member cut short and inflated on into the members after it (FastWARC
+# reads the next members' compressed bytes as the cut record's payload, swallowing their records):
+# after one, the reader checks that it still meets the next member (:func:`_iter_file`).
+CORRUPT_REASONS = frozenset({"bad_record", "bad_http_headers", "not_http", "digest_mismatch", "truncated_record"})
 _WARC_LINE = re.compile(rb"(?:^|\n)WARC/1\.[01]\r?\n")
 _CHARSET_DETECTED = re.compile(rb"^charset-detected:\s*([A-Za-z0-9._:-]+)", re.M)
 
@@ -223,6 +227,7 @@ def _iter_file(f: BinaryIO, path: str, max_body: int, html_only: bool,
     seen_any = False
     in_bad_stretch = False  # failed again before reading a record: the same bad stretch
     pending: Record | None = None
+    member: int | None = None  # the gzip member after a corrupt-looking record: the next record must not skip it
     while start is not None:
         f.seek(start)
         failed_at = start
@@ -234,6 +239,9 @@ def _iter_file(f: BinaryIO, path: str, max_body: int, html_only: bool,
                 prev = pos
                 if (pos, rank) <= last:
                     continue  # read again after a resync
+                if member is not None and pos > member:
+                    break  # the records of the members in between were swallowed: read again from there
+                member = None
                 last, failed_at, seen_any, in_bad_stretch = (pos, rank), pos, True, False
                 rtype = rec.record_type
                 headers = rec.headers
@@ -260,7 +268,14 @@ def _iter_file(f: BinaryIO, path: str, max_body: int, html_only: bool,
                     pending = item
                 else:
                     yield item
-            start = None
+                    if gz and item.reason in CORRUPT_REASONS:
+                        here = f.tell()
+                        member = _next_start(f, pos + 1, gz)
+                        f.seek(here)  # FastWARC reads on from where it was
+            else:
+                member = None if member is None or member <= last[0] else member
+            start = member  # None: the file is read; else a member the stream swallowed
+            member = None
         except (OSError, ValueError, UnicodeDecodeError) as e:  # FastWARC: OSError on bad records
             if pending is not None:
                 yield pending
