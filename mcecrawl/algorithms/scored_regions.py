@@ -308,11 +308,10 @@ def label_region(lp: LineProfile, c: Candidate) -> Candidate:
     """Containers of the region's middle line and what their labels say (computed once)."""
     if c.boilerplate is None:
         c.containers = containers(lp, c.middle)
-        labels = [_label(t) for _, t in c.containers]
-        boilerplate = [is_boilerplate(n, w, profile.word_bits(w)) for n, w in labels]
+        boilerplate = [_boilerplate(t) for _, t in c.containers]
         c.boilerplate = any(boilerplate)
         # an <article> that is a comment ("comment comment-9495") labels a comment, not the article
-        c.labelled = any(is_labelled(n, w) and not bp for (n, w), bp in zip(labels, boilerplate))
+        c.labelled = any(is_labelled(*_label(t)) and not bp for (_, t), bp in zip(c.containers, boilerplate))
     return c
 
 

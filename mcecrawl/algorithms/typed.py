@@ -193,7 +193,7 @@ def with_article(article: list[str], blocks: list[str]) -> list[str]:
         return blocks
     want = Counter(_WORD.findall(" ".join(article).lower()))
     have = Counter(_WORD.findall(" ".join(blocks).lower()))
-    if not total or sum((want & have).values()) >= ARTICLE_MIN_COVER * total:
+    if sum((want & have).values()) >= ARTICLE_MIN_COVER * total:
         return blocks
     seen = set(article)
     return article + [b for b in blocks if b not in seen]

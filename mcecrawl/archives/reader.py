@@ -272,8 +272,7 @@ def _iter_file(f: BinaryIO, path: str, max_body: int, html_only: bool,
                         here = f.tell()
                         member = _next_start(f, pos + 1, gz)
                         f.seek(here)  # FastWARC reads on from where it was
-            else:
-                member = None if member is None or member <= last[0] else member
+            # the stream ended or passed ``member`` (always after the last record read) unread
             start = member  # None: the file is read; else a member the stream swallowed
             member = None
         except (OSError, ValueError, UnicodeDecodeError) as e:  # FastWARC: OSError on bad records
