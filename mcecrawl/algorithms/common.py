@@ -6,7 +6,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from mcecrawl.algorithms.parse import find_title
-from mcecrawl.algorithms.result import Extraction, Region
+from mcecrawl.algorithms.result import Extraction, LineCounts, Region
 from mcecrawl.exceptions import MceError
 
 
@@ -59,8 +59,9 @@ def resolve_params(algorithm: str, defaults: Mapping[str, Any], choices: Mapping
 
 
 def chosen_region(first: int, last: int, content: np.ndarray, code: np.ndarray, smoothed: np.ndarray) -> Region:
-    """The chosen lines and the line profile behind the choice, as plain tuples (plot-ready)."""
-    return Region(first, last, tuple(content.tolist()), tuple(code.tolist()), tuple(smoothed.tolist()))
+    """The chosen lines and the line profile behind the choice (plot-ready sequences of numbers,
+    converted from copies of the arrays when first read)."""
+    return Region(first, last, LineCounts(content.copy()), LineCounts(code.copy()), LineCounts(smoothed.copy()))
 
 
 def result(algorithm: str, params: Mapping[str, Any], text: str | bytes, paragraphs: list[str],

@@ -145,3 +145,25 @@ def test_a_copy_reading_needs_the_article_text_a_list_reading_many_times_it(monk
     result = mcecrawl.extract(fa_page)
     assert result.page_type == (page_type if acted else "article")
     assert (result.text != article.text) == acted
+
+
+def test_line_counts_read_as_the_tuple_of_their_numbers_only_when_read():
+    import pickle
+
+    import numpy as np
+
+    from mcecrawl.algorithms.result import LineCounts
+
+    counts = LineCounts(np.array([0, 7, 3], dtype=np.int32))
+    assert counts._numbers is None and len(counts) == 3  # not converted by its length
+    assert counts == (0, 7, 3) and counts[1] == 7 and counts[1:] == (7, 3) and list(counts) == [0, 7, 3]
+    assert isinstance(counts[1], int) and counts == LineCounts(np.array([0, 7, 3])) and hash(counts) == hash((0, 7, 3))
+    assert pickle.loads(pickle.dumps(counts)) == (0, 7, 3) and not LineCounts(np.array([], dtype=np.int32))
+    assert np.asarray(counts, dtype=float).tolist() == [0.0, 7.0, 3.0]
+
+
+def test_the_region_of_a_line_profile_algorithm_holds_its_line_counts(fa_page):
+    result = mcecrawl.extract(fa_page, algorithm="danag")
+    region = result.region
+    assert region is not None and len(region.content) == len(region.code) == len(region.smoothed) > 0
+    assert all(isinstance(v, int) for v in region.smoothed) and max(region.content) > 0

@@ -68,3 +68,18 @@ def test_r2l_characters_keep_extended_b_and_hebrew_presentation_forms():
 def test_r2l_characters_bidi_marks_do_not_split_words():
     assert r2l_characters(["کتاب\u200fخانه و \u200eدانشگاه\u202bتهران\u202c"]) == ["کتابخانه و دانشگاهتهران"]
 
+
+
+def test_title_window_of_utf8_bytes_is_the_same_characters_as_of_the_text():
+    import random
+
+    from mcecrawl.algorithms.parse import TITLE_WINDOW_CHARS, _title_window
+
+    rng = random.Random(5)
+    alphabet = "aé€𝄞س "  # one to four bytes per character
+    for length in (TITLE_WINDOW_CHARS - 3, TITLE_WINDOW_CHARS, TITLE_WINDOW_CHARS + 1, 2 * TITLE_WINDOW_CHARS):
+        text = "".join(rng.choice(alphabet) for _ in range(length))
+        assert _title_window(text.encode()) == text[:TITLE_WINDOW_CHARS].encode()
+    # a window ending inside a four-byte character keeps it whole
+    text = "é" * (TITLE_WINDOW_CHARS - 1) + "𝄞" + "x" * 10
+    assert _title_window(text.encode()).decode() == text[:TITLE_WINDOW_CHARS]
