@@ -25,6 +25,7 @@ from mcecrawl.algorithms import cleaning, parse, profile_impl
 from mcecrawl.algorithms.cleaning_words import (
     BLOCK_TAGS,
     CLUTTER_ATTRIBUTES,
+    CODE_TAGS,
     LINK_BOX_TAGS,
     SKIPPED_TAGS,
 )
@@ -53,6 +54,8 @@ TOKENS = (
     b'<span itemprop="keywords">', b'<div class="caption">', b'<div class="post-content">', b'<div class="ad">',
     b'<div class="share-tools">', b'<ul class="x"><li><a href=/b>', b'<div data-role="navigation">',
     b'<svg:g xmlns:svg="http://www.w3.org/2000/svg">', b"<o:p>", b"&nbsp;", b"&unknown;", b"&#0;", b"<time>",
+    # code, where no class word is clutter (a highlighter's "token comment")
+    b"<pre>", b"</pre>", b'<code class="related">', b"</code>", b'<span class="token comment">', b"</span>",
     # the page-type scan's tags, class words, prices, marks and markup anchors
     b"<h2>", b"<h3><a href=/t>", b"<pre><code>", b"<li class='post reply'>", b'<a class="card item">',
     b"class=", b"class='", b"<form>", b"<input ", b"<button>", b"<blockquote>", b"<dt>", b"<img ",
@@ -204,7 +207,7 @@ def walk_differences(data: bytes) -> list[str]:
             want = cleaning.blocks(el)
             for decide in (False, True):  # every element asked; the walk's own answers where it has them
                 got = compiled.blocks(el, _compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS,
-                                      LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, decide)
+                                      LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, decide, CODE_TAGS)
                 if got is not None and got != want:
                     diff.append(f"cleaning walk ({name} tree{', decided' if decide else ''})")
             got = compiled.blocks(el, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)

@@ -244,6 +244,19 @@ cdef inline double _share(Py_ssize_t* stats) noexcept nogil:
     return <double>stats[2] / <double>stats[1] if stats[1] else 0.0
 
 
+cdef bint _invisible(xmlNode* c, dict styles) except -1:
+    """``cleaning.invisible`` of the element's attributes (``styles`` memoises the style test)."""
+    if _attr(c, b"hidden") is not None or _attr(c, b"aria-hidden") == "true":
+        return True
+    style = _attr(c, b"style")
+    if style:
+        hides = styles.get(style)
+        if hides is None:
+            hides = styles[style] = _style_search(style) is not None
+        return hides
+    return False
+
+
 cdef int _decide(xmlNode* c, str tag, bint link_box_tag, dict memo, dict styles) except -2:
     """``cleaning.is_clutter(el, tag)`` where it is arithmetic on the element's words and link counts:
     1 clutter, 0 not, -1 ask the reference (a caption or byline test, which reads the element's text,
@@ -253,15 +266,8 @@ cdef int _decide(xmlNode* c, str tag, bint link_box_tag, dict memo, dict styles)
     cdef long bits = 0
     if _attr(c, _article_mark) is not None:
         return 0
-    if _attr(c, b"hidden") is not None or _attr(c, b"aria-hidden") == "true":
+    if _invisible(c, styles):
         return 1
-    style = _attr(c, b"style")
-    if style:
-        hides = styles.get(style)
-        if hides is None:
-            hides = styles[style] = _style_search(style) is not None
-        if hides:
-            return 1
     itemprop = _attr(c, b"itemprop")
     values = [v for v in (_attr(c, b"class"), _attr(c, b"id"), _attr(c, b"role"), itemprop, _attr(c, b"rel")) if v]
     if values:
@@ -297,7 +303,7 @@ cdef int _decide(xmlNode* c, str tag, bint link_box_tag, dict memo, dict styles)
 
 
 def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags, skipped_tags, link_box_tags,
-           double max_link_share, bint decide=False):
+           double max_link_share, bint decide=False, code_tags=frozenset()):
     """The blocks ``cleaning.blocks(root)`` returns, or None when the tree holds a node kind
     the reference would walk differently (then the caller runs the reference).
 
@@ -309,12 +315,15 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
     with ``_Element.__new__``) raises ``ValueError``.
 
     With ``decide`` (the rules given by :func:`set_rules`), the walk answers for the reference's
-    ``is_clutter`` wherever :func:`_decide` can, and calls it only for the rest (captions, bylines)."""
+    ``is_clutter`` wherever :func:`_decide` can, and calls it only for the rest (captions, bylines).
+    Neither is asked about ``code_tags`` elements or what lies inside them: those go only when
+    hidden (``cleaning.invisible``; it needs the rules set)."""
     if root._c_node is NULL:
         raise ValueError("blocks: the element has no libxml2 node (an _Element not made by lxml's parser or API)")
     block_tags, skipped_tags, link_box_tags = frozenset(block_tags), frozenset(skipped_tags), frozenset(link_box_tags)
-    if decide and not _rules_set:
-        raise ValueError("blocks: decide needs the rules (set_rules)")
+    code_tags = frozenset(code_tags)
+    if (decide or code_tags) and not _rules_set:
+        raise ValueError("blocks: decide and code_tags need the rules (set_rules)")
     cdef dict memo = {}, styles = {}
     cdef int decided
     cdef list names = [name.encode("ascii") for name in clutter_attrs]  # kept alive for the C pointers
@@ -328,8 +337,9 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
     cdef xmlNode* c = top
     cdef xmlNode* nxt
     cdef _Walk w = _Walk()
-    cdef bint skip, is_a, odd = False
+    cdef bint skip, is_a, is_code, entered, odd = False
     cdef Py_ssize_t depth = 0  # levels below top: the walk's own account of where c hangs
+    cdef Py_ssize_t in_code = 0  # code_tags elements open around c
     w.out, w.buf, w.linked, w.in_link = [], bytearray(), 0, 0
     w.max_link_share = max_link_share
     while True:
@@ -342,7 +352,10 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
         if block:
             w.flush()
         skip = tag in skipped_tags
-        if not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c, attrs, n_attrs)):
+        is_code = tag in code_tags
+        if not skip and (is_code or in_code):
+            skip = is_clutter is not None and _has_clutter_attr(c, attrs, n_attrs) and _invisible(c, styles)
+        elif not skip and is_clutter is not None and (tag in link_box_tags or _has_clutter_attr(c, attrs, n_attrs)):
             decided = _decide(c, tag, tag in link_box_tags, memo, styles) if decide else -1
             if decided < 0:
                 held = cetree.elementFactory(root._doc, c)  # keeps c's subtree allocated whatever the callback does
@@ -355,6 +368,8 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
         if not skip:
             if is_a and _counts_as_link(c):
                 w.in_link += 1
+            if is_code:
+                in_code += 1
             w.add(c.children)
             # descend to the first element child (text children were read as the text)
             nxt = _element_from(c.children, &odd)
@@ -365,10 +380,14 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
                 depth += 1
                 continue
         # end events: of c, then of each ancestor whose last element child has ended
+        entered = not skip
         while True:
             tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
             if tag == "a" and w.in_link and _counts_as_link(c):
                 w.in_link -= 1
+            if entered and tag in code_tags:
+                in_code -= 1
+            entered = True  # the ancestors ended next were all entered
             if tag in block_tags:
                 w.flush()
             w.add(c.next)

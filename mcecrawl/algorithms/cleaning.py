@@ -33,6 +33,7 @@ from mcecrawl.algorithms.cleaning_words import (
     BOILERPLATE_TAGS,
     BYLINE,
     CLUTTER_ATTRIBUTES,
+    CODE_TAGS,
     INVISIBLE_STYLE,
     LABEL_ATTRIBUTES,
     LINK_BOX_TAGS,
@@ -401,13 +402,16 @@ def blocks(root: Any) -> list[str]:
     link-dense blocks (:func:`is_clutter`, :data:`SKIPPED_TAGS`, :data:`TEXT_BLOCK_MAX_LINK_SHARE`).
 
     One iterwalk over the tree; :func:`is_clutter` is asked only about the elements one XPath
-    call found able to be clutter (:data:`_CLUTTER_CANDIDATES`), so most elements cost one event
+    call found able to be clutter (:data:`_CLUTTER_CANDIDATES`; code, :data:`CODE_TAGS`, and what
+    it holds only go when hidden), so most elements cost one event
     and a set lookup.  A skipped element still gets its end event (lxml's ``skip_subtree``): its
     tail is text of the block around it."""
     out: list[str] = []
     parts: list[str] = []
     linked = in_link = 0
     candidates = set(_CLUTTER_CANDIDATES(root))
+    code = {el for top in root.iter(*CODE_TAGS) for el in top.iter()} & candidates
+    candidates -= code
 
     def flush() -> None:
         nonlocal linked
@@ -428,7 +432,7 @@ def blocks(root: Any) -> list[str]:
         if event == "start":
             if block:
                 flush()
-            if tag in SKIPPED_TAGS or (el in candidates and is_clutter(el, tag)):
+            if tag in SKIPPED_TAGS or (el in candidates and is_clutter(el, tag)) or (el in code and invisible(el.get)):
                 walker.skip_subtree()
                 continue
             if tag == "a" and _counts_as_link(el):

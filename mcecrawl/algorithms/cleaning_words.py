@@ -60,6 +60,10 @@ BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 CLEANED_TAGS = frozenset({"figure", "figcaption", "nav", "aside", "footer", "form", "time", "address"})
 # Elements dropped whole by the cleaning walk without looking at them.
 SKIPPED_TAGS = frozenset(DROPPED_TAGS) | CLEANED_TAGS
+# Code: nothing inside it is clutter. A syntax highlighter's class words ("token comment",
+# "hljs-meta") name parts of the code, not of the page (Prism put every shell comment of a git
+# cheat sheet in wcxb_dev in a "comment" span, which the class rules dropped).
+CODE_TAGS = frozenset({"pre", "code"})
 # Containers dropped whole when mostly link text with at least two links (related / most-read
 # boxes: their heading goes with them), as Readability's conditional cleaning of lists and
 # sections by link density.

@@ -33,6 +33,7 @@ from mcecrawl.algorithms.cleaning_words import (
     BLOCK_TAGS,
     BOILERPLATE_TAGS,
     CLUTTER_ATTRIBUTES,
+    CODE_TAGS,
     INVISIBLE_STYLE,
     LINK_BOX_TAGS,
     METADATA_ITEMPROPS,
@@ -155,7 +156,7 @@ def cleaning_blocks(root: Any) -> list[str]:
     if _use_compiled and cleaning is not None:
         out: list[str] | None = cleaning.blocks(
             root, compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
-            cleaning_reference.TEXT_BLOCK_MAX_LINK_SHARE, decide=True)
+            cleaning_reference.TEXT_BLOCK_MAX_LINK_SHARE, decide=True, code_tags=CODE_TAGS)
         if out is not None:  # None: a node kind the compiled walk leaves to the reference
             return out
     return cleaning_reference.blocks(root)

@@ -196,6 +196,11 @@ RULE_CASES = [
     ("metadata", '<span itemprop="datePublished">dropped: metadata</span>', False),
     ("byline", '<div class="byline">dropped: byline</div>', True),
     ("plain", '<div class="layout-grid"><p>kept: plain</p></div>', False),
+    ("highlighted code",
+     '<pre><code class="sh"><span class="token comment"># kept: a comment</span>\ngit init</code></pre>', False),
+    ("hidden code", '<pre class="raw" hidden><code>dropped: a hidden copy</code></pre>', False),
+    ("inside code",
+     '<code class="related"><span class="comment"><a href="/a">a</a> kept: inside code</span></code>', False),
 ]
 
 
@@ -203,7 +208,13 @@ RULE_CASES = [
 @pytest.mark.parametrize("name, markup, asks", RULE_CASES, ids=[c[0] for c in RULE_CASES])
 def test_the_walk_answers_each_rule_as_the_reference_and_asks_only_for_text_rules(name, markup, asks):
     from mcecrawl.algorithms import cleaning
-    from mcecrawl.algorithms.cleaning_words import BLOCK_TAGS, CLUTTER_ATTRIBUTES, LINK_BOX_TAGS, SKIPPED_TAGS
+    from mcecrawl.algorithms.cleaning_words import (
+        BLOCK_TAGS,
+        CLUTTER_ATTRIBUTES,
+        CODE_TAGS,
+        LINK_BOX_TAGS,
+        SKIPPED_TAGS,
+    )
     from mcecrawl.algorithms.parse import parse_tree
 
     root = parse_tree(f"<div><p>before.</p>{markup}<p>after.</p></div>".encode())
@@ -215,7 +226,7 @@ def test_the_walk_answers_each_rule_as_the_reference_and_asks_only_for_text_rule
 
     want = cleaning.blocks(root)
     got = profile_impl.cleaning.blocks(root, is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
-                                       cleaning.TEXT_BLOCK_MAX_LINK_SHARE, True)
+                                       cleaning.TEXT_BLOCK_MAX_LINK_SHARE, True, CODE_TAGS)
     assert got == want
     assert any("kept:" in b for b in want) == ("kept:" in markup)  # the case tests the rule it names
     assert bool(asked) == asks, asked
