@@ -54,8 +54,9 @@ TOKENS = (
     b'<span itemprop="keywords">', b'<div class="caption">', b'<div class="post-content">', b'<div class="ad">',
     b'<div class="share-tools">', b'<ul class="x"><li><a href=/b>', b'<div data-role="navigation">',
     b'<svg:g xmlns:svg="http://www.w3.org/2000/svg">', b"<o:p>", b"&nbsp;", b"&unknown;", b"&#0;", b"<time>",
-    # code, where no class word is clutter (a highlighter's "token comment")
+    # code, where no class word is clutter (a highlighter's "token comment"); a streamed segment
     b"<pre>", b"</pre>", b'<code class="related">', b"</code>", b'<span class="token comment">', b"</span>",
+    b'<div hidden id="S:1f">',
     # the page-type scan's tags, class words, prices, marks and markup anchors
     b"<h2>", b"<h3><a href=/t>", b"<pre><code>", b"<li class='post reply'>", b'<a class="card item">',
     b"class=", b"class='", b"<form>", b"<input ", b"<button>", b"<blockquote>", b"<dt>", b"<img ",

@@ -209,7 +209,7 @@ cdef class _Walk:
 # The cleaning rules' words and bounds, set once by the caller from the reference's own
 # (``cleaning.compiled_rules``): the walk answers ``is_clutter`` itself where the answer is arithmetic
 # on words and link counts, and asks the reference only for the rules that read text (captions, bylines).
-cdef object _word_bits = None, _style_search = None
+cdef object _word_bits = None, _style_search = None, _streamed_match = None
 cdef frozenset _metadata_itemprops = frozenset(), _boilerplate_tags = frozenset()
 cdef bytes _article_mark = b""
 cdef long _POSITIVE = 0, _NEGATIVE = 0, _MEDIA = 0, _NOTICE = 0, _BYLINE = 0, _BOILERPLATE = 0, _UNLIKELY = 0
@@ -221,15 +221,16 @@ cdef bint _rules_set = False
 
 def set_rules(word_bits, style_search, article_mark, metadata_itemprops, boilerplate_tags, dict bits,
               double box_share, double content_box_share, Py_ssize_t box_max_commas, Py_ssize_t box_min_links,
-              double negative_box_share):
+              double negative_box_share, streamed_match):
     """The reference's rules for :func:`blocks` with ``decide``: ``word_bits(words)`` (the word lists an
     element's class/id/role/itemprop/rel value matches, as bits named in ``bits``), ``style_search``
     (matches a style that hides), the article mark, the metadata itemprops, the boilerplate tags and
-    the link-box and negative-box bounds."""
-    global _word_bits, _style_search, _article_mark, _metadata_itemprops, _boilerplate_tags, _rules_set
+    the link-box and negative-box bounds, and ``streamed_match`` (matches the id of a streamed segment,
+    which its ``hidden`` attribute does not hide)."""
+    global _word_bits, _style_search, _streamed_match, _article_mark, _metadata_itemprops, _boilerplate_tags, _rules_set
     global _POSITIVE, _NEGATIVE, _MEDIA, _NOTICE, _BYLINE, _BOILERPLATE, _UNLIKELY, _CANDIDATE
     global _box_share, _content_box_share, _negative_box_share, _box_max_commas, _box_min_links
-    _word_bits, _style_search = word_bits, style_search
+    _word_bits, _style_search, _streamed_match = word_bits, style_search, streamed_match
     _article_mark = article_mark.encode("ascii")
     _metadata_itemprops, _boilerplate_tags = frozenset(metadata_itemprops), frozenset(boilerplate_tags)
     _POSITIVE, _NEGATIVE, _MEDIA, _NOTICE = bits["positive"], bits["negative"], bits["media"], bits["notice"]
@@ -246,7 +247,9 @@ cdef inline double _share(Py_ssize_t* stats) noexcept nogil:
 
 cdef bint _invisible(xmlNode* c, dict styles) except -1:
     """``cleaning.invisible`` of the element's attributes (``styles`` memoises the style test)."""
-    if _attr(c, b"hidden") is not None or _attr(c, b"aria-hidden") == "true":
+    if _attr(c, b"hidden") is not None and _streamed_match(_attr(c, b"id") or "") is None:
+        return True
+    if _attr(c, b"aria-hidden") == "true":
         return True
     style = _attr(c, b"style")
     if style:

@@ -44,6 +44,7 @@ from mcecrawl.algorithms.cleaning_words import (
     NOTICES,
     POSITIVE,
     SKIPPED_TAGS,
+    STREAMED_ID,
     UNLIKELY,
     UNLIKELY_ROLES,
     UNRELATED,
@@ -314,9 +315,11 @@ def hidden_tag(tag: bytes) -> bool:
 
 def invisible(get: Callable[[str], str | None]) -> bool:
     """Readability's _isProbablyVisible negated: not rendered, so not the article's text
-    (``get`` reads an attribute of an element or of an opening tag)."""
+    (``get`` reads an attribute of an element or of an opening tag); a streamed segment
+    (:data:`STREAMED_ID`) is not hidden by its ``hidden`` attribute."""
     style = get("style")
-    return get("hidden") is not None or get("aria-hidden") == "true" or bool(style and INVISIBLE_STYLE.search(style))
+    return ((get("hidden") is not None and not STREAMED_ID.match(get("id") or "")) or get("aria-hidden") == "true"
+            or bool(style and INVISIBLE_STYLE.search(style)))
 
 
 def notice_or_boilerplate(tag: str, words: str, notice: bool) -> bool:

@@ -38,6 +38,7 @@ from mcecrawl.algorithms.cleaning_words import (
     LINK_BOX_TAGS,
     METADATA_ITEMPROPS,
     SKIPPED_TAGS,
+    STREAMED_ID,
 )
 from mcecrawl.algorithms.lines import Lines
 
@@ -134,7 +135,7 @@ if cleaning is not None:  # the marks the compiled link_stats counts and the rul
         _word_bits or cleaning_reference.word_bits, INVISIBLE_STYLE.search, ARTICLE_MARK, METADATA_ITEMPROPS,
         BOILERPLATE_TAGS, cleaning_reference.WORD_BITS, cleaning_reference.LINK_BOX_MAX_LINK_SHARE,
         cleaning_reference.CONTENT_BOX_MAX_LINK_SHARE, cleaning_reference.LINK_BOX_MAX_COMMAS,
-        cleaning_reference.LINK_BOX_MIN_LINKS, cleaning_reference.NEGATIVE_BOX_MAX_LINK_SHARE)
+        cleaning_reference.LINK_BOX_MIN_LINKS, cleaning_reference.NEGATIVE_BOX_MAX_LINK_SHARE, STREAMED_ID.match)
 
 
 def link_stats(el: Any) -> cleaning_reference.LinkStats:

@@ -198,6 +198,8 @@ RULE_CASES = [
     ("plain", '<div class="layout-grid"><p>kept: plain</p></div>', False),
     ("highlighted code",
      '<pre><code class="sh"><span class="token comment"># kept: a comment</span>\ngit init</code></pre>', False),
+    ("streamed segment", '<div hidden id="S:1f"><p>kept: shown by the renderer\'s script</p></div>', False),
+    ("hidden other id", '<div hidden id="S:1f-x"><p>dropped: not a segment id</p></div>', False),
     ("hidden code", '<pre class="raw" hidden><code>dropped: a hidden copy</code></pre>', False),
     ("inside code",
      '<code class="related"><span class="comment"><a href="/a">a</a> kept: inside code</span></code>', False),

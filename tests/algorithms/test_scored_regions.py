@@ -632,3 +632,17 @@ def test_an_article_in_page_builder_sections_is_joined_across_the_sections():
                 "</div>")
     result = sr.scored_regions(html)
     assert lines_of(result) == [HEADLINE] + ARTICLE
+
+
+def test_segments_streamed_by_a_server_renderer_are_the_article():
+    """React's server renderer streams each part of the page after its end as ``<div hidden
+    id="S:…">``, which an inline script moves in place of its "Loading…" fallback: hidden only
+    until the script runs. The segments are the article; another hidden copy still goes."""
+    fallbacks = "".join(f'<template id="B:{i}"></template><p>Loading paragraph...</p>' for i in range(len(LONGER)))
+    segments = "".join(f'<div hidden id="S:{i}"><p>{text}</p></div><script>$RC("B:{i}","S:{i}")</script>'
+                       for i, text in enumerate(LONGER))
+    body = f'<main><h1>{HEADLINE}</h1>{fallbacks}</main><footer>{FOOTER}</footer>{segments}'
+    result = mcecrawl.extract(page(body), algorithm="scored_regions")
+    assert [line for line in lines_of(result) if line != "Loading paragraph..."] == [HEADLINE] + LONGER
+    hidden = body.replace('id="S:', 'id="copy-')
+    assert not set(LONGER) & set(lines_of(mcecrawl.extract(page(hidden), algorithm="scored_regions")))
