@@ -56,7 +56,7 @@ TOKENS = (
     b'<svg:g xmlns:svg="http://www.w3.org/2000/svg">', b"<o:p>", b"&nbsp;", b"&unknown;", b"&#0;", b"<time>",
     # code, where no class word is clutter (a highlighter's "token comment"); a streamed segment
     b"<pre>", b"</pre>", b'<code class="related">', b"</code>", b'<span class="token comment">', b"</span>",
-    b'<div hidden id="S:1f">',
+    b'<div hidden id="S:1f">', b'<a class="comment-link related" rel="sponsored" href="/s">',
     # the page-type scan's tags, class words, prices, marks and markup anchors
     b"<h2>", b"<h3><a href=/t>", b"<pre><code>", b"<li class='post reply'>", b'<a class="card item">',
     b"class=", b"class='", b"<form>", b"<input ", b"<button>", b"<blockquote>", b"<dt>", b"<img ",

@@ -210,7 +210,7 @@ cdef class _Walk:
 # (``cleaning.compiled_rules``): the walk answers ``is_clutter`` itself where the answer is arithmetic
 # on words and link counts, and asks the reference only for the rules that read text (captions, bylines).
 cdef object _word_bits = None, _style_search = None, _streamed_match = None
-cdef frozenset _metadata_itemprops = frozenset(), _boilerplate_tags = frozenset()
+cdef frozenset _metadata_itemprops = frozenset(), _boilerplate_tags = frozenset(), _wordless_tags = frozenset()
 cdef bytes _article_mark = b""
 cdef long _POSITIVE = 0, _NEGATIVE = 0, _MEDIA = 0, _NOTICE = 0, _BYLINE = 0, _BOILERPLATE = 0, _UNLIKELY = 0
 cdef long _CANDIDATE = 0
@@ -221,18 +221,20 @@ cdef bint _rules_set = False
 
 def set_rules(word_bits, style_search, article_mark, metadata_itemprops, boilerplate_tags, dict bits,
               double box_share, double content_box_share, Py_ssize_t box_max_commas, Py_ssize_t box_min_links,
-              double negative_box_share, streamed_match):
+              double negative_box_share, streamed_match, wordless_tags):
     """The reference's rules for :func:`blocks` with ``decide``: ``word_bits(words)`` (the word lists an
     element's class/id/role/itemprop/rel value matches, as bits named in ``bits``), ``style_search``
     (matches a style that hides), the article mark, the metadata itemprops, the boilerplate tags and
-    the link-box and negative-box bounds, and ``streamed_match`` (matches the id of a streamed segment,
-    which its ``hidden`` attribute does not hide)."""
+    the link-box and negative-box bounds, ``streamed_match`` (matches the id of a streamed segment,
+    which its ``hidden`` attribute does not hide) and the tags never dropped for their words."""
     global _word_bits, _style_search, _streamed_match, _article_mark, _metadata_itemprops, _boilerplate_tags, _rules_set
+    global _wordless_tags
     global _POSITIVE, _NEGATIVE, _MEDIA, _NOTICE, _BYLINE, _BOILERPLATE, _UNLIKELY, _CANDIDATE
     global _box_share, _content_box_share, _negative_box_share, _box_max_commas, _box_min_links
     _word_bits, _style_search, _streamed_match = word_bits, style_search, streamed_match
     _article_mark = article_mark.encode("ascii")
     _metadata_itemprops, _boilerplate_tags = frozenset(metadata_itemprops), frozenset(boilerplate_tags)
+    _wordless_tags = frozenset(wordless_tags)
     _POSITIVE, _NEGATIVE, _MEDIA, _NOTICE = bits["positive"], bits["negative"], bits["media"], bits["notice"]
     _BYLINE, _BOILERPLATE, _UNLIKELY, _CANDIDATE = bits["byline"], bits["boilerplate"], bits["unlikely"], bits["candidate"]
     _box_share, _content_box_share, _negative_box_share = box_share, content_box_share, negative_box_share
@@ -279,9 +281,10 @@ cdef int _decide(xmlNode* c, str tag, bint link_box_tag, dict memo, dict styles)
         if found is None:
             found = memo[words] = _word_bits(words)
         bits = found
-    if bits & _NOTICE:
+    cdef bint wordless = tag in _wordless_tags
+    if bits & _NOTICE and not wordless:
         return 1
-    if values and tag != "body" and tag != "html" and (  # is_boilerplate
+    if values and not wordless and tag != "body" and tag != "html" and (  # is_boilerplate
             tag in _boilerplate_tags or bits & _BOILERPLATE or (bits & _UNLIKELY and not bits & _CANDIDATE)):
         return 1
     if link_box_tag:
@@ -293,7 +296,7 @@ cdef int _decide(xmlNode* c, str tag, bint link_box_tag, dict memo, dict styles)
             return 1
     if not values:
         return 0
-    if bits & _NEGATIVE and not bits & _POSITIVE:
+    if bits & _NEGATIVE and not bits & _POSITIVE and not wordless:
         if not counted and not _link_stats(c, stats):
             return -1
         if _share(stats) > _negative_box_share:

@@ -49,6 +49,7 @@ from mcecrawl.algorithms.cleaning_words import (
     UNLIKELY_ROLES,
     UNRELATED,
     WORD_ATTRIBUTES,
+    WORDLESS_TAGS,
 )
 from mcecrawl.algorithms.lines import SENTENCE_ENDS
 
@@ -375,7 +376,8 @@ def is_clutter(el: Any, tag: str, measure: Callable[[Any], LinkStats] | None = N
         return True
     words = element_words(el)
     positive, negative, media, notice, byline = word_tests(words)
-    if notice_or_boilerplate(tag, words, notice):
+    wordless = tag in WORDLESS_TAGS
+    if not wordless and notice_or_boilerplate(tag, words, notice):
         return True  # words alone decide: asked first, so that no link is counted for them
     stats = None  # the element's links, read at most once, by either test below
     if tag in LINK_BOX_TAGS:
@@ -384,7 +386,7 @@ def is_clutter(el: Any, tag: str, measure: Callable[[Any], LinkStats] | None = N
             return True
     if not words:
         return False
-    if negative and not positive and negative_links(stats or (measure or link_stats)(el)):
+    if negative and not positive and not wordless and negative_links(stats or (measure or link_stats)(el)):
         return True
     if media and caption(el):
         return True

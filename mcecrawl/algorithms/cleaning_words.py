@@ -60,10 +60,16 @@ BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 CLEANED_TAGS = frozenset({"figure", "figcaption", "nav", "aside", "footer", "form", "time", "address"})
 # Elements dropped whole by the cleaning walk without looking at them.
 SKIPPED_TAGS = frozenset(DROPPED_TAGS) | CLEANED_TAGS
-# Code: nothing inside it is clutter. A syntax highlighter's class words ("token comment",
-# "hljs-meta") name parts of the code, not of the page (Prism put every shell comment of a git
-# cheat sheet in wcxb_dev in a "comment" span, which the class rules dropped).
+# Code: nothing inside it is clutter (Readability's unlikely-candidate test skips what lies inside
+# <code>). A syntax highlighter's class words ("token comment", "hljs-meta") name parts of the
+# code, not of the page (Prism put every shell comment of a git cheat sheet in wcxb_dev in a
+# "comment" span, which the class rules dropped).
 CODE_TAGS = frozenset({"pre", "code"})
+# Elements never dropped for their words (boilerplate, notice or negative ones), as Readability's
+# _grabArticle never removes an <a> as an unlikely candidate: a link is part of the sentence around
+# it (a product link's rel="nofollow sponsored" dropped its name from "Bring home a MacBook Pro for
+# just $429.99"). Hidden ones, bylines and metadata still go.
+WORDLESS_TAGS = frozenset({"a"})
 # Containers dropped whole when mostly link text with at least two links (related / most-read
 # boxes: their heading goes with them), as Readability's conditional cleaning of lists and
 # sections by link density.

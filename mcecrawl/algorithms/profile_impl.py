@@ -39,6 +39,7 @@ from mcecrawl.algorithms.cleaning_words import (
     METADATA_ITEMPROPS,
     SKIPPED_TAGS,
     STREAMED_ID,
+    WORDLESS_TAGS,
 )
 from mcecrawl.algorithms.lines import Lines
 
@@ -135,7 +136,8 @@ if cleaning is not None:  # the marks the compiled link_stats counts and the rul
         _word_bits or cleaning_reference.word_bits, INVISIBLE_STYLE.search, ARTICLE_MARK, METADATA_ITEMPROPS,
         BOILERPLATE_TAGS, cleaning_reference.WORD_BITS, cleaning_reference.LINK_BOX_MAX_LINK_SHARE,
         cleaning_reference.CONTENT_BOX_MAX_LINK_SHARE, cleaning_reference.LINK_BOX_MAX_COMMAS,
-        cleaning_reference.LINK_BOX_MIN_LINKS, cleaning_reference.NEGATIVE_BOX_MAX_LINK_SHARE, STREAMED_ID.match)
+        cleaning_reference.LINK_BOX_MIN_LINKS, cleaning_reference.NEGATIVE_BOX_MAX_LINK_SHARE, STREAMED_ID.match,
+        WORDLESS_TAGS)
 
 
 def link_stats(el: Any) -> cleaning_reference.LinkStats:
