@@ -173,14 +173,13 @@ def cleaning_walks(root: Any) -> list[tuple[str, Any, Any]]:
     from mcecrawl.algorithms.cleaning_words import (
         BLOCK_TAGS,
         CLUTTER_ATTRIBUTES,
-        CODE_TAGS,
         LINK_BOX_TAGS,
         SKIPPED_TAGS,
     )
 
     walk = profile_impl.cleaning.blocks
     compiled_blocks = walk(root, profile_impl.compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS,
-                           LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, decide=True, code_tags=CODE_TAGS)
+                           LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, decide=True)
     compiled_paragraphs = walk(root, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)
     return [("blocks", compiled_blocks, cleaning.blocks(root)), ("paragraphs", compiled_paragraphs,
                                                                    cleaning.paragraphs(root))]

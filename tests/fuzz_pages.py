@@ -25,7 +25,6 @@ from mcecrawl.algorithms import cleaning, parse, profile_impl
 from mcecrawl.algorithms.cleaning_words import (
     BLOCK_TAGS,
     CLUTTER_ATTRIBUTES,
-    CODE_TAGS,
     LINK_BOX_TAGS,
     SKIPPED_TAGS,
 )
@@ -208,7 +207,7 @@ def walk_differences(data: bytes) -> list[str]:
             want = cleaning.blocks(el)
             for decide in (False, True):  # every element asked; the walk's own answers where it has them
                 got = compiled.blocks(el, _compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS,
-                                      LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, decide, CODE_TAGS)
+                                      LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, decide)
                 if got is not None and got != want:
                     diff.append(f"cleaning walk ({name} tree{', decided' if decide else ''})")
             got = compiled.blocks(el, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)

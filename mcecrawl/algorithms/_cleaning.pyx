@@ -211,6 +211,7 @@ cdef class _Walk:
 # on words and link counts, and asks the reference only for the rules that read text (captions, bylines).
 cdef object _word_bits = None, _style_search = None, _streamed_match = None
 cdef frozenset _metadata_itemprops = frozenset(), _boilerplate_tags = frozenset(), _wordless_tags = frozenset()
+cdef frozenset _code_tags = frozenset()
 cdef bytes _article_mark = b""
 cdef long _POSITIVE = 0, _NEGATIVE = 0, _MEDIA = 0, _NOTICE = 0, _BYLINE = 0, _BOILERPLATE = 0, _UNLIKELY = 0
 cdef long _CANDIDATE = 0
@@ -221,20 +222,21 @@ cdef bint _rules_set = False
 
 def set_rules(word_bits, style_search, article_mark, metadata_itemprops, boilerplate_tags, dict bits,
               double box_share, double content_box_share, Py_ssize_t box_max_commas, Py_ssize_t box_min_links,
-              double negative_box_share, streamed_match, wordless_tags):
+              double negative_box_share, streamed_match, wordless_tags, code_tags):
     """The reference's rules for :func:`blocks` with ``decide``: ``word_bits(words)`` (the word lists an
     element's class/id/role/itemprop/rel value matches, as bits named in ``bits``), ``style_search``
     (matches a style that hides), the article mark, the metadata itemprops, the boilerplate tags and
     the link-box and negative-box bounds, ``streamed_match`` (matches the id of a streamed segment,
-    which its ``hidden`` attribute does not hide) and the tags never dropped for their words."""
+    which its ``hidden`` attribute does not hide), the tags never dropped for their words and the code
+    tags (with what they hold, dropped only when hidden)."""
     global _word_bits, _style_search, _streamed_match, _article_mark, _metadata_itemprops, _boilerplate_tags, _rules_set
-    global _wordless_tags
+    global _wordless_tags, _code_tags
     global _POSITIVE, _NEGATIVE, _MEDIA, _NOTICE, _BYLINE, _BOILERPLATE, _UNLIKELY, _CANDIDATE
     global _box_share, _content_box_share, _negative_box_share, _box_max_commas, _box_min_links
     _word_bits, _style_search, _streamed_match = word_bits, style_search, streamed_match
     _article_mark = article_mark.encode("ascii")
     _metadata_itemprops, _boilerplate_tags = frozenset(metadata_itemprops), frozenset(boilerplate_tags)
-    _wordless_tags = frozenset(wordless_tags)
+    _wordless_tags, _code_tags = frozenset(wordless_tags), frozenset(code_tags)
     _POSITIVE, _NEGATIVE, _MEDIA, _NOTICE = bits["positive"], bits["negative"], bits["media"], bits["notice"]
     _BYLINE, _BOILERPLATE, _UNLIKELY, _CANDIDATE = bits["byline"], bits["boilerplate"], bits["unlikely"], bits["candidate"]
     _box_share, _content_box_share, _negative_box_share = box_share, content_box_share, negative_box_share
@@ -309,7 +311,7 @@ cdef int _decide(xmlNode* c, str tag, bint link_box_tag, dict memo, dict styles)
 
 
 def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags, skipped_tags, link_box_tags,
-           double max_link_share, bint decide=False, code_tags=frozenset()):
+           double max_link_share, bint decide=False):
     """The blocks ``cleaning.blocks(root)`` returns, or None when the tree holds a node kind
     the reference would walk differently (then the caller runs the reference).
 
@@ -322,14 +324,14 @@ def blocks(cetree._Element root not None, is_clutter, clutter_attrs, block_tags,
 
     With ``decide`` (the rules given by :func:`set_rules`), the walk answers for the reference's
     ``is_clutter`` wherever :func:`_decide` can, and calls it only for the rest (captions, bylines).
-    Neither is asked about ``code_tags`` elements or what lies inside them: those go only when
-    hidden (``cleaning.invisible``; it needs the rules set)."""
+    With the rules set, neither is asked about the code tags' elements or what lies inside them:
+    those go only when hidden (``cleaning.invisible``), as in the reference."""
     if root._c_node is NULL:
         raise ValueError("blocks: the element has no libxml2 node (an _Element not made by lxml's parser or API)")
     block_tags, skipped_tags, link_box_tags = frozenset(block_tags), frozenset(skipped_tags), frozenset(link_box_tags)
-    code_tags = frozenset(code_tags)
-    if (decide or code_tags) and not _rules_set:
-        raise ValueError("blocks: decide and code_tags need the rules (set_rules)")
+    if decide and not _rules_set:
+        raise ValueError("blocks: decide needs the rules (set_rules)")
+    cdef frozenset code_tags = _code_tags if is_clutter is not None else frozenset()
     cdef dict memo = {}, styles = {}
     cdef int decided
     cdef list names = [name.encode("ascii") for name in clutter_attrs]  # kept alive for the C pointers

@@ -137,7 +137,7 @@ if cleaning is not None:  # the marks the compiled link_stats counts and the rul
         BOILERPLATE_TAGS, cleaning_reference.WORD_BITS, cleaning_reference.LINK_BOX_MAX_LINK_SHARE,
         cleaning_reference.CONTENT_BOX_MAX_LINK_SHARE, cleaning_reference.LINK_BOX_MAX_COMMAS,
         cleaning_reference.LINK_BOX_MIN_LINKS, cleaning_reference.NEGATIVE_BOX_MAX_LINK_SHARE, STREAMED_ID.match,
-        WORDLESS_TAGS)
+        WORDLESS_TAGS, CODE_TAGS)
 
 
 def link_stats(el: Any) -> cleaning_reference.LinkStats:
@@ -159,7 +159,7 @@ def cleaning_blocks(root: Any) -> list[str]:
     if _use_compiled and cleaning is not None:
         out: list[str] | None = cleaning.blocks(
             root, compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
-            cleaning_reference.TEXT_BLOCK_MAX_LINK_SHARE, decide=True, code_tags=CODE_TAGS)
+            cleaning_reference.TEXT_BLOCK_MAX_LINK_SHARE, decide=True)
         if out is not None:  # None: a node kind the compiled walk leaves to the reference
             return out
     return cleaning_reference.blocks(root)

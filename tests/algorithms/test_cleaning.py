@@ -218,7 +218,6 @@ def test_the_walk_answers_each_rule_as_the_reference_and_asks_only_for_text_rule
     from mcecrawl.algorithms.cleaning_words import (
         BLOCK_TAGS,
         CLUTTER_ATTRIBUTES,
-        CODE_TAGS,
         LINK_BOX_TAGS,
         SKIPPED_TAGS,
     )
@@ -233,7 +232,7 @@ def test_the_walk_answers_each_rule_as_the_reference_and_asks_only_for_text_rule
 
     want = cleaning.blocks(root)
     got = profile_impl.cleaning.blocks(root, is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS, LINK_BOX_TAGS,
-                                       cleaning.TEXT_BLOCK_MAX_LINK_SHARE, True, CODE_TAGS)
+                                       cleaning.TEXT_BLOCK_MAX_LINK_SHARE, True)
     assert got == want
     assert any("kept:" in b for b in want) == ("kept:" in markup)  # the case tests the rule it names
     assert bool(asked) == asks, asked
