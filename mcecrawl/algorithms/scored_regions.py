@@ -514,9 +514,18 @@ def _parse_cleaned(lp: LineProfile, first: int, last: int, keep: set[int]) -> li
     return blocks
 
 
+def _outside_tag(lines: Lines, pos: int) -> int:
+    """``pos``, or the start of the tag it lies inside: a newline ends a line even inside a tag
+    (``segment_lines``), so a line can start in the middle of one (``<p\\n class="lead">text``), and
+    a piece cut there would read the tag's tail as text."""
+    t = int(np.searchsorted(lines.tag_starts, pos, side="left")) - 1
+    return int(lines.tag_starts[t]) if t >= 0 and pos <= int(lines.tag_ends[t]) else pos
+
+
 def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list[str]:
     lines, data = lp.lines, lp.lines.data
-    a, b = int(lines.starts[lp.kept[first]]), int(lines.ends[lp.kept[last]])
+    a = _outside_tag(lines, int(lines.starts[lp.kept[first]]))
+    b = _outside_tag(lines, int(lines.ends[lp.kept[last]]))
     prefix = [ARTICLE_TAG if off in keep else tag for off, tag in reversed(containers(lp, first)) if off < a]
     pieces, pos = [], a
     for off in sorted(o for o in keep if a <= o < b):  # mark the article's own containers

@@ -646,3 +646,25 @@ def test_segments_streamed_by_a_server_renderer_are_the_article():
     assert [line for line in lines_of(result) if line != "Loading paragraph..."] == [HEADLINE] + LONGER
     hidden = body.replace('id="S:', 'id="copy-')
     assert not set(LONGER) & set(lines_of(mcecrawl.extract(page(hidden), algorithm="scored_regions")))
+
+
+def test_a_region_starting_inside_a_tag_is_read_from_the_tags_start():
+    """A newline inside an opening tag (``<p\\n class="lead">``) starts a line in the middle of the tag; a
+    region whose first line it is, or a parsed piece cut there, starts at the tag's ``<``, so no
+    ``class="lead">`` comes out as text.  Seen on r2l walla 3647947."""
+    spacer = "<div><span></span></div>\n" * 40  # a header taller than ``gap``: the region starts in the text
+    text = '<p\n   class="lead">' + "\n".join(ARTICLE) + "</p>"  # one paragraph: its own tag is the article's
+    body = f'<div class="nav"><a href="/">x</a></div>{spacer}<div class="wrap">{text}</div>'
+    lines = lines_of(mcecrawl.extract(page(body), algorithm="scored_regions"))
+    assert lines == [HEADLINE, " ".join(ARTICLE)]
+
+
+def test_pieces_cut_inside_a_tag_lose_no_text_and_leak_no_markup(monkeypatch):
+    """The region is parsed in pieces cut at line starts; a cut inside a tag moves to the tag's start, on
+    both sides of it."""
+    from mcecrawl.algorithms import scored_regions
+
+    body = f'<article><h1>{HEADLINE}</h1>' + "".join(f'<p\n class="x"\n>{t}</p>\n' for t in ARTICLE) + "</article>"
+    whole = lines_of(mcecrawl.extract(page(body), algorithm="scored_regions"))
+    monkeypatch.setattr(scored_regions, "CLEAN_CHUNK_BYTES", 16)
+    assert lines_of(mcecrawl.extract(page(body), algorithm="scored_regions")) == whole == [HEADLINE] + ARTICLE
