@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
 
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.config import Config
@@ -87,6 +89,8 @@ class ExtractionPipeline:
             # The spider judges the page by its extraction (page type, prose): extracted once, here.
             judge = getattr(getattr(self.crawler, "spider", None), "not_article_after_extraction", None)
             reason = judge(adapter, outcome) if judge is not None and adapter["status"] == "ok" else None
+            if isinstance(reason, Deferred):  # the spider waits for what more pages will tell (news spider)
+                reason = await maybe_deferred_to_future(reason)
             if reason:
                 self._fill(adapter, "", (), "not_article", f"not an article: {reason}", adapter["extraction_ms"])
         status = adapter["status"]

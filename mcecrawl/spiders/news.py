@@ -21,7 +21,8 @@ Flow per site (a site is its scheme, host and port; ``-a sites=FILE`` crawls one
    extraction, in the extraction pipeline (:meth:`NewsSpider.not_article_after_extraction`,
    :func:`mcecrawl.spiders.evidence.article_verdict`): a page type other than ``article`` is never an
    article; without markup, an article's prose that is no list of teasers, at a URL naming one page, or
-   some text at a URL shape whose pages were articles.  A candidate that fails is written
+   some text at a URL shape whose pages were articles (a page that only that is missing waits for its
+   shape's verdict: :meth:`NewsSpider._wait_for_shape`).  A candidate that fails is written
    ``not_article`` with the reason; the home page and vetoed pages are counted, not written.  What
    recognised the articles is counted and named in the summary.
 4. **Learned URL shapes** (:class:`mcecrawl.spiders.urlshapes.ShapeLearner`): from the pages judged,
@@ -39,6 +40,7 @@ only: fetch from this mirror, know pages by the site's URLs), ``algorithm``.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import re
@@ -51,6 +53,8 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.http import Request, Response, TextResponse
 from scrapy.utils.response import get_base_url
+from twisted.internet.defer import Deferred
+from twisted.internet.task import LoopingCall
 
 from mcecrawl.algorithms import DEFAULT_ALGORITHM
 from mcecrawl.config import Config
@@ -111,6 +115,9 @@ _HTML_LANG = re.compile(rb"""<html\b[^>]*?\blang\s*=\s*["']?([A-Za-z]{2,3})\b"""
 _DISCOVERY_KINDS = frozenset({"sitemap", "feed"})
 # Hrefs that link to no page: scripts, mail and phone links, in-page anchors, inline data.
 _NOT_LINKS = ("javascript:", "mailto:", "tel:", "#", "data:")
+# How often (seconds) the spider checks whether pages waiting for their URL shape's verdict can learn
+# anything more (:meth:`NewsSpider._check_waiting`): a check, not a timeout; nothing waits on the clock.
+WAIT_CHECK_SECONDS = 0.5
 # Redirects of page requests are followed by the spider itself (:meth:`NewsSpider.redirected`).
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 PAGE_META = {"dont_redirect": True, "handle_httpstatus_list": [*ARTICLE_HTTP_STATUSES, *REDIRECT_STATUSES]}
@@ -150,6 +157,17 @@ class Pending(NamedTuple):
     by: str  # what made it a candidate (evidence.BY_*)
     body: bytes  # a page without markup: its bytes and the offsets of its headline links (a list or a body?)
     headlines: tuple[int, ...]
+
+
+class Waiting(NamedTuple):
+    """A candidate whose verdict waits for its URL shape's (:meth:`NewsSpider.not_article_after_extraction`)."""
+    done: Deferred  # fired with the verdict: None (an article) or the reason it is not one
+    sc: SiteCrawl
+    shapes: tuple[str, ...]  # the shapes it was linked by and is known by
+    reason: str  # its verdict if no page of its shape turns out an article
+    by: str
+    page_type: str | None
+    text: str
 
 
 class SiteCrawl:
@@ -194,6 +212,9 @@ class NewsSpider(SpiderBase):
         self.mce_encoding = None  # read by the encoding middleware: no forced charset
         self.crawls: dict[str, SiteCrawl] = {}
         self._pending: dict[str, Pending] = {}
+        self._waiting: list[Waiting] = []
+        self._wait_check: LoopingCall | None = None
+        self._dequeued = 0  # the scheduler's dequeued count at the last check of the waiting verdicts
         self._closing = False
         self.found: dict[str, dict[str, list[str]]] = {}  # kept in spider.state from start() on
         self._routes: dict[str, tuple[str, str, tuple[str, str]] | None] = {}  # link -> _route()
@@ -216,6 +237,7 @@ class NewsSpider(SpiderBase):
         self.urls.done = self.crawler.get_extension(DoneRecord)
         self.crawler.signals.connect(self.item_done, signals.item_scraped)
         self.crawler.signals.connect(self.item_done, signals.item_dropped)
+        self.crawler.signals.connect(self.item_failed, signals.item_error)
         local = all(s.host in ("127.0.0.1", "localhost", "::1") for s in self.site_list)
         if self.mirror.base is None and not local and CONTACT_PLACEHOLDER in (self.settings.get("USER_AGENT") or ""):
             logger.warning("USER_AGENT still says %s: put a real contact in it (-s USER_AGENT='mcecrawl/0.1 "
@@ -580,11 +602,12 @@ class NewsSpider(SpiderBase):
         yield from self.consider(sc, target, meta.get("mce_depth", 0), meta.get("mce_via"),
                                  listed=meta.get("mce_listed", False))
 
-    def not_article_after_extraction(self, adapter: ItemAdapter, outcome: Any = None) -> str | None:
+    def not_article_after_extraction(self, adapter: ItemAdapter, outcome: Any = None) -> str | None | Deferred:
         """The page judged by its extraction (called by the extraction pipeline for ``ok`` items, so the
         page is extracted once): :func:`mcecrawl.spiders.evidence.article_verdict` with the page type
         (``outcome.page_type``, None when not judged), the page's link texts and its URL shape's record.
-        What recognised each article is counted (``mcecrawl/news/recognised_by/*``, the summary)."""
+        What recognised each article is counted (``mcecrawl/news/recognised_by/*``, the summary).  A
+        Deferred of that verdict when it waits for the page's URL shape's (:meth:`_wait_for_shape`)."""
         page_type = getattr(outcome, "page_type", None)
         page_type_reason = getattr(outcome, "page_type_reason", "")
         pending = self._pending.get(adapter.get("canonical_url") or "")
@@ -594,24 +617,97 @@ class NewsSpider(SpiderBase):
         sc = self.crawls.get(adapter.get("site") or "")
         # The shape the page was linked by (an AMP twin's /amp/{n}) and the one it is known by (/news/{n}).
         canon_shape = url_shapes(adapter.get("canonical_url") or "")[0] if adapter.get("canonical_url") else ""
-        shape_articles = max((sc.learner.get(s)["articles"] for s in (shapes[0], canon_shape) if s),
-                             default=0) if sc is not None else 0
+        own = tuple(s for s in (shapes[0], canon_shape) if s)
+        shape_articles = max((sc.learner.get(s)["articles"] for s in own), default=0) if sc is not None else 0
         text = adapter.get("text") or ""
-        reason = article_verdict(by, text, page_type, page_type_reason, pending.body, pending.headlines,
-                                 shape_articles, shapes[0] or "/{n}")
+        verdict = functools.partial(article_verdict, by, text, page_type, page_type_reason, pending.body,
+                                    pending.headlines, shape=shapes[0] or "/{n}")
+        reason = verdict(shape_articles=shape_articles)
+        if reason is not None and sc is not None and not shape_articles and self.hold_back and own \
+                and verdict(shape_articles=1) is None:
+            # Some text at a shape that has yielded no article *yet* (a news flash among the first pages of
+            # its shape): the verdict waits for the shape's, so that it does not depend on which response
+            # happened to arrive first.
+            return self._wait_for_shape(Waiting(Deferred(), sc, own, reason, by, page_type, text))
         if reason is None and sc is not None:
-            how = recognised_by(by, page_type, text, shape_articles)
-            sc.recognised[how] += 1
-            counts = self.state.setdefault("recognised", {}).setdefault(sc.site.key, {})  # for new-site
-            counts[how] = counts.get(how, 0) + 1
-            self.crawler.stats.inc_value(f"mcecrawl/news/recognised_by/{how}")
+            self._recognised(sc, by, page_type, text, shape_articles)
         return reason
+
+    def _recognised(self, sc: SiteCrawl, by: str, page_type: str | None, text: str, shape_articles: int) -> None:
+        how = recognised_by(by, page_type, text, shape_articles)
+        sc.recognised[how] += 1
+        counts = self.state.setdefault("recognised", {}).setdefault(sc.site.key, {})  # for new-site
+        counts[how] = counts.get(how, 0) + 1
+        self.crawler.stats.inc_value(f"mcecrawl/news/recognised_by/{how}")
+
+    # -- verdicts that wait for their URL shape's --------------------------------------------------
+    def _wait_for_shape(self, waiting: Waiting) -> Deferred:
+        """Hold a candidate's verdict until a page of its shape is written as an article (then it is one),
+        or until nothing in flight could be one (then it is not: its ``reason``).  Checked whenever an item
+        is done, and every :data:`WAIT_CHECK_SECONDS` for the rest."""
+        self.crawler.stats.inc_value("mcecrawl/news/verdict_waited_for_shape")
+        self._waiting.append(waiting)
+        if self._wait_check is None:
+            self._dequeued = self._dequeued_now()
+            self._wait_check = LoopingCall(self._check_waiting, stalled_check=True)
+            self._wait_check.start(WAIT_CHECK_SECONDS, now=False)
+        return waiting.done
+
+    def _dequeued_now(self) -> int:
+        return int(self.crawler.stats.get_value("scheduler/dequeued") or 0)
+
+    def _stalled(self) -> bool:
+        """Nothing left to learn from before the waiting verdicts: the crawl is closing; the responses held
+        make the engine stop downloading (the scraper's backout: waiting longer would wait on requests it no
+        longer sends); or nothing is downloading, no other candidate is in the pipeline and the engine took
+        no request from its scheduler since the last check (none queued, or the engine closing)."""
+        engine = self.crawler.engine
+        if self._closing or engine is None or not engine.running or engine.scraper.slot is None \
+                or engine.scraper.slot.needs_backout():
+            return True
+        dequeued = self._dequeued_now()
+        moved, self._dequeued = dequeued != self._dequeued, dequeued
+        return not engine.downloader.active and len(self._pending) <= len(self._waiting) and not moved
+
+    def _check_waiting(self, stalled_check: bool = False) -> None:
+        """Give the waiting candidates the verdicts now known: an article where a page of their shape is
+        one; else, when :meth:`_stalled` (checked by the timer, or at once when closing), their reasons."""
+        if not self._waiting:
+            return
+        stalled = self._closing or (stalled_check and self._stalled())
+        waiting, self._waiting = self._waiting, []
+        for w in waiting:
+            articles = max(w.sc.learner.get(s)["articles"] for s in w.shapes)
+            if articles:
+                self._recognised(w.sc, w.by, w.page_type, w.text, articles)
+                self._fire(w.done, None)
+            elif stalled:
+                self._fire(w.done, w.reason)
+            else:
+                self._waiting.append(w)
+        if not self._waiting and self._wait_check is not None:
+            if self._wait_check.running:
+                self._wait_check.stop()
+            self._wait_check = None
+
+    @staticmethod
+    def _fire(done: Deferred, verdict: str | None) -> None:
+        from twisted.internet import reactor
+
+        # Later, not from inside the signal handler that learned: the pipeline it resumes ends in that
+        # signal again.
+        cast(Any, reactor).callLater(0, done.callback, verdict)
 
     # -- learning -------------------------------------------------------------------------------
     def item_done(self, item: Any) -> None:
         """An item scraped or dropped (connected to both signals): learn from its page's verdict."""
         adapter = ItemAdapter(item)
         self._learn(adapter.get("canonical_url"), adapter.get("site"), adapter.get("url"), adapter.get("status"))
+
+    def item_failed(self, item: Any) -> None:
+        """An item whose pipeline raised (a bug, logged by Scrapy): done, and not an article."""
+        adapter = ItemAdapter(item)
+        self._learn(adapter.get("canonical_url"), adapter.get("site"), adapter.get("url"), "error")
 
     def _learn(self, canon: str | None, site: str | None, url: str | None, status: str | None) -> None:
         self.urls.wrote(canon or "")
@@ -638,6 +734,7 @@ class NewsSpider(SpiderBase):
         sc.learner.judged(shapes, canon or url or "", article=article)
         self._release(sc, shapes)
         self._release(sc, via)
+        self._check_waiting()
 
     def _close_at_limit(self) -> None:
         from scrapy.utils.defer import deferred_from_coro
@@ -662,6 +759,8 @@ class NewsSpider(SpiderBase):
     # -- summary -------------------------------------------------------------------------------
     def closed(self, reason: str) -> None:
         stats = self.crawler.stats
+        self._closing = True
+        self._check_waiting()
         for key, sc in self.crawls.items():
             skipped = sum(len(v) for by_fine in sc.parked.values() for v in by_fine.values())
             pages = sc.articles + sc.not_articles
