@@ -40,6 +40,7 @@ from mcecrawl.algorithms.cleaning_words import (
     MAYBE_CANDIDATE,
     MEDIA,
     METADATA_ITEMPROPS,
+    MODAL_ROLES,
     NEGATIVE,
     NOTICES,
     POSITIVE,
@@ -310,6 +311,22 @@ _MAYBE_HIDDEN = re.compile(rb"hidden|none", re.I)
 def hidden_tag(tag: bytes) -> bool:
     """Whether an opening tag hides its element (:func:`invisible` on its attributes)."""
     return bool(_MAYBE_HIDDEN.search(tag)) and invisible(attributes(tag).get)
+
+
+# Opening tags that can open a modal dialog (every test of :func:`modal_tag` needs this).
+_MAYBE_MODAL = re.compile(rb"dialog", re.I)
+
+
+@functools.lru_cache(maxsize=4096)
+def modal_tag(tag: bytes) -> bool:
+    """Whether an opening tag opens a modal dialog: an ARIA dialog role (:data:`MODAL_ROLES`) with
+    ``aria-modal="true"``.  (A ``<dialog>`` element is no container of the line profile, so only its
+    ARIA form is met here.)"""
+    if not _MAYBE_MODAL.search(tag):
+        return False
+    get = attributes(tag).get
+    return bool(MODAL_ROLES.intersection((get("role") or "").lower().split())) \
+        and (get("aria-modal") or "").strip().lower() == "true"
 
 
 # --- the rules (tree) ----------------------------------------------------------------------------

@@ -54,6 +54,10 @@ METADATA_ITEMPROPS = frozenset({
 # (HTML-AAM), dropped as <footer> is (an author box or site footer marked by its role).
 UNLIKELY_ROLES = frozenset({"menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog",
                             "contentinfo"})
+# ARIA roles of a dialog: one that says it is modal (aria-modal="true": the page behind it is inert
+# while it is shown, WAI-ARIA 1.2 §6.7) holds a consent banner, a sign-up form or a legal text, never
+# the page's main content.  A non-modal one can be a product page's "Description" sheet.
+MODAL_ROLES = frozenset({"dialog", "alertdialog"})
 # HTML sectioning elements that are never the article (HTML §4.3: nav, aside; footer of a section).
 BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 # Elements whose content is not the article's running text: captions, figures, forms' parts.

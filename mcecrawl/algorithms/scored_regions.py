@@ -82,6 +82,9 @@ from mcecrawl.algorithms.cleaning import (
     link_share as link_share,
 )
 from mcecrawl.algorithms.cleaning import (
+    modal_tag as modal_tag,
+)
+from mcecrawl.algorithms.cleaning import (
     reads_as_content as reads_as_content,
 )
 from mcecrawl.algorithms.cleaning import (
@@ -213,6 +216,7 @@ class Candidate:
     score: float = 0.0
     boilerplate: bool | None = None  # None: containers not read yet (label_region)
     labelled: bool | None = None
+    modal: bool = False  # inside a modal dialog (cleaning.modal_tag): never the article
     containers: list[tuple[int, bytes]] = field(default_factory=list)  # (offset, opening tag), innermost first
 
     @property
@@ -312,6 +316,7 @@ def label_region(lp: LineProfile, c: Candidate) -> Candidate:
         c.boilerplate = any(boilerplate)
         # an <article> that is a comment ("comment comment-9495") labels a comment, not the article
         c.labelled = any(is_labelled(*_label(t)) and not bp for (_, t), bp in zip(c.containers, boilerplate))
+        c.modal = any(modal_tag(t) for _, t in c.containers)
     return c
 
 
@@ -319,7 +324,9 @@ def score_regions(lp: LineProfile, candidates: list[Candidate], headline_line: i
     """Phase 3: score = non-link characters x punctuation x container labels x headline.
 
     Container labels are read for the :data:`LABELLED_REGIONS` regions of highest score without
-    them; the others keep that score (labels only matter for the regions that can win)."""
+    them; the others keep that score (labels only matter for the regions that can win).  A region in
+    a modal dialog (a consent banner, a legal text shown over the page) scores 0: such a dialog
+    holds no main content, however long its text."""
     nearest = None
     if headline_line is not None:
         after = [c for c in candidates if c.last >= headline_line and c.chars - c.link > 0]
@@ -330,6 +337,9 @@ def score_regions(lp: LineProfile, candidates: list[Candidate], headline_line: i
             c.score *= HEADLINE_WEIGHT
     for c in sorted(candidates, key=lambda c: -c.score)[:LABELLED_REGIONS]:
         label_region(lp, c)
+        if c.modal:
+            c.score = 0.0
+            continue
         if c.boilerplate:
             c.score *= BOILERPLATE_WEIGHT
         if c.labelled:
@@ -419,7 +429,7 @@ def join_regions(lp: LineProfile, candidates: list[Candidate], best: Candidate) 
             c = label_region(lp, candidates[j])
             if not same_article(best, c):
                 break
-            if c.link_share <= JOIN_REGION_MAX_LINK_SHARE and c.punct and not own_boilerplate(best, c):
+            if c.link_share <= JOIN_REGION_MAX_LINK_SHARE and c.punct and not own_boilerplate(best, c) and not c.modal:
                 first, last = min(first, c.first), max(last, c.last)
             j += step  # a promo or link box inside the article is stepped over, not joined
     return first, last
@@ -591,13 +601,15 @@ def scored_regions(text: str | bytes, **params: Any) -> Extraction:
     headline, headline_line = find_headline(text, lp)
     score_regions(lp, candidates, headline_line)
     ranked = sorted(candidates, key=lambda c: -c.score)
-    total = int(lp.content.sum() - lp.link.sum())
+    # The page's text, less the modal dialogs' found above: 5 % of a page that hides two privacy policies
+    # in dialogs is no test of its product description.
+    total = int(lp.content.sum() - lp.link.sum()) - sum(c.chars - c.link for c in candidates if c.modal)
     any_punct = any(c.punct for c in candidates)
     best = ranked[0]
     failed = sanity_check(best, total, any_punct)
     if failed:
         for alt in ranked[1:]:  # the next region that passes and is not in a boilerplate box
-            if not sanity_check(alt, total, any_punct) and not label_region(lp, alt).boilerplate:
+            if not sanity_check(alt, total, any_punct) and not label_region(lp, alt).boilerplate and not alt.modal:
                 reason = f"safety net: best-scored region rejected ({failed}); used the next region"
                 best = alt
                 break

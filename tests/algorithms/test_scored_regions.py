@@ -668,3 +668,34 @@ def test_pieces_cut_inside_a_tag_lose_no_text_and_leak_no_markup(monkeypatch):
     whole = lines_of(mcecrawl.extract(page(body), algorithm="scored_regions"))
     monkeypatch.setattr(scored_regions, "CLEAN_CHUNK_BYTES", 16)
     assert lines_of(mcecrawl.extract(page(body), algorithm="scored_regions")) == whole == [HEADLINE] + ARTICLE
+
+
+@pytest.mark.parametrize("tag, modal", [
+    (b'<div role="dialog" aria-modal="true">', True),
+    (b"<div role='alertdialog' aria-modal='TRUE'>", True),
+    (b'<div role="dialog" aria-modal="false">', False),      # a product page's "Description" sheet
+    (b'<div role="dialog">', False),
+    (b'<div class="dialog" aria-modal="true">', False),      # a class word is no role
+    (b'<div data-role="dialog" aria-modal="true">', False),
+])
+def test_modal_dialog_tags(tag, modal):
+    assert sr.modal_tag(tag) is modal
+
+
+LEGAL = "".join(f"<p>{FOOTER}</p>\n" for _ in range(20))
+
+
+def test_a_long_text_in_a_modal_dialog_is_never_the_article():
+    """A privacy policy in a modal dialog, twenty times the page's own text: neither chosen (its region
+    scores 0) nor counted in the page's text (the sanity check's share), so the short article is read.
+    Seen on wcxb_dev 0580 (allbirds) and 2973 (a cookie centre over a listing)."""
+    spacer = "<div><span></span></div>\n" * 40  # the page's end: the dialogs sit below its footer
+    body = (f'<main><h1>{HEADLINE}</h1><div class="story">{paragraphs(ARTICLE)}</div></main>{spacer}'
+            f'<div role="dialog" aria-modal="true" class="modal">{LEGAL}</div>')
+    assert lines_of(mcecrawl.extract(page(body), algorithm="scored_regions")) == [HEADLINE] + ARTICLE
+
+
+def test_a_non_modal_dialog_can_hold_the_article():
+    body = (f'<main><h1>{HEADLINE}</h1><div role="dialog" aria-modal="false" class="sheet">'
+            f'{paragraphs(ARTICLE)}</div></main>')
+    assert lines_of(mcecrawl.extract(page(body), algorithm="scored_regions")) == [HEADLINE] + ARTICLE
