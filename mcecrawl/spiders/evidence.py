@@ -363,6 +363,8 @@ LIST_LINKS_PER_LINE = 0.5
 # more (the shortest R2L dev article, a headline-only Walla flash, extracts 55 characters), not the bare
 # headline of an empty page ("about-us").  Chosen by hand on that one page: a floor, not a fit.
 MIN_TEXT_CHARS = 40
+# The end of a verdict refused only for want of an article at the page's URL shape (waits_for_its_shape).
+NO_SHAPE_ARTICLE_YET = "at a URL shape with no article yet"
 # Words of a line that place it in the page's bytes.
 LOCATE_WORDS = 5
 _GAP = rb"(?:\s|&nbsp;|&#160;|<[^>]*>)+"
@@ -459,13 +461,24 @@ def article_verdict(by: str, text: str, page_type: str | None = None, page_type_
     paragraphs = sum(1 for ln in text.split("\n") if _SENTENCE_END.search(ln))
     if n >= ARTICLE_PROSE_CHARS and paragraphs >= ARTICLE_PROSE_LINES:
         return None
-    if shape_articles and len(text.strip()) >= MIN_TEXT_CHARS:
+    if shape_articles and enough_for_its_shape(text):
         return None
     prose = f"no markup, {n} characters of punctuated prose in {paragraphs} lines (< {ARTICLE_PROSE_CHARS} in " \
         f"{ARTICLE_PROSE_LINES})"
     if shape_articles:
         return f"{prose} and {len(text.strip())} characters of text (< {MIN_TEXT_CHARS})"
-    return f"{prose}, at a URL shape with no article yet"
+    return f"{prose}, {NO_SHAPE_ARTICLE_YET}"
+
+
+def enough_for_its_shape(text: str) -> bool:
+    """:data:`MIN_TEXT_CHARS` of text: enough for a page at a URL shape whose pages have been articles."""
+    return len(text.strip()) >= MIN_TEXT_CHARS
+
+
+def waits_for_its_shape(reason: str, text: str) -> bool:
+    """Whether :func:`article_verdict`'s ``reason`` is only that the page's URL shape has no article yet:
+    with one, the page would be an article (a news flash among the first pages of its shape)."""
+    return reason.endswith(NO_SHAPE_ARTICLE_YET) and enough_for_its_shape(text)
 
 
 def recognised_by(by: str, page_type: str | None, text: str, shape_articles: int) -> str:

@@ -40,7 +40,6 @@ only: fetch from this mirror, know pages by the site's URLs), ``algorithm``.
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
 import re
@@ -92,6 +91,7 @@ from mcecrawl.spiders.evidence import (
     recognised_by,
     signals_selector,
     too_old,
+    waits_for_its_shape,
 )
 from mcecrawl.spiders.urlshapes import ShapeLearner, Site, url_shapes
 
@@ -620,11 +620,9 @@ class NewsSpider(SpiderBase):
         own = tuple(s for s in (shapes[0], canon_shape) if s)
         shape_articles = max((sc.learner.get(s)["articles"] for s in own), default=0) if sc is not None else 0
         text = adapter.get("text") or ""
-        verdict = functools.partial(article_verdict, by, text, page_type, page_type_reason, pending.body,
-                                    pending.headlines, shape=shapes[0] or "/{n}")
-        reason = verdict(shape_articles=shape_articles)
-        if reason is not None and sc is not None and not shape_articles and self.hold_back and own \
-                and verdict(shape_articles=1) is None:
+        reason = article_verdict(by, text, page_type, page_type_reason, pending.body, pending.headlines,
+                                 shape_articles, shapes[0] or "/{n}")
+        if reason is not None and sc is not None and self.hold_back and own and waits_for_its_shape(reason, text):
             # Some text at a shape that has yielded no article *yet* (a news flash among the first pages of
             # its shape): the verdict waits for the shape's, so that it does not depend on which response
             # happened to arrive first.

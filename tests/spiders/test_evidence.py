@@ -72,3 +72,14 @@ def test_article_verdict_of_pages_without_markup():
     assert article_verdict(BY_MARKUP, "x", page_type="service").startswith("page type service")
     # "article" is the extraction's reading when it judged nothing else: no evidence, the content decides
     assert "characters of punctuated prose" in article_verdict(BY_CONTENT, "x", page_type="article", shape="/{n}")
+
+
+def test_waits_for_its_shape_is_the_verdict_one_article_of_the_shape_would_change():
+    from mcecrawl.spiders.evidence import BY_CONTENT, article_verdict, waits_for_its_shape
+
+    flash = "A storm closed the northern pier on Monday, the harbour authority said."
+    for text in (flash, "Pier closed", ""):
+        reason = article_verdict(BY_CONTENT, text, body=b"", shape="/{yyyy}/{slug}")
+        with_one = article_verdict(BY_CONTENT, text, body=b"", shape="/{yyyy}/{slug}", shape_articles=1)
+        assert (reason is not None and waits_for_its_shape(reason, text)) == (reason is not None and with_one is None)
+    assert waits_for_its_shape(article_verdict(BY_CONTENT, flash, body=b"", shape="/{slug}"), flash)
