@@ -672,7 +672,12 @@ class NewsSpider(SpiderBase):
         one; else, when :meth:`_stalled` (checked by the timer, or at once when closing), their reasons."""
         if not self._waiting:
             return
-        stalled = self._closing or (stalled_check and self._stalled())
+        try:
+            stalled = self._closing or (stalled_check and self._stalled())
+        except Exception:  # the engine read otherwise (another Scrapy): the verdicts now, never a hang
+            logger.exception("Could not tell whether pages waiting for their URL shape's verdict can learn more; "
+                             "giving them their verdicts now")
+            stalled = True
         waiting, self._waiting = self._waiting, []
         for w in waiting:
             articles = max(w.sc.learner.get(s)["articles"] for s in w.shapes)

@@ -334,3 +334,21 @@ def test_a_news_flash_alone_at_its_shape_is_not_an_article(tmp_path):
     flash = records[paths[0]]
     assert flash["status"] == "not_article" and "at a URL shape with no article yet" in flash["reason"]
     assert num(stats, "mcecrawl/news/verdict_waited_for_shape") == 1
+
+
+def test_waiting_verdicts_are_given_when_the_engine_cannot_be_read(monkeypatch):
+    """The timer's check never raises into its LoopingCall (which would stop it, and the crawl would wait
+    for ever): an engine it cannot read gives the waiting pages their verdicts at once."""
+    from twisted.internet.defer import Deferred
+
+    from mcecrawl.spiders.evidence import BY_CONTENT
+    from mcecrawl.spiders.news import Waiting
+
+    spider = _unit_spider()
+    sc = next(iter(spider.crawls.values()))
+    fired = []
+    monkeypatch.setattr(spider, "_fire", lambda done, verdict: fired.append(verdict))
+    spider._waiting.append(Waiting(Deferred(), sc, ("/{yyyy}/{slug}",), "no article yet", BY_CONTENT, None, "x"))
+    spider.crawler.engine = object()  # no scraper, no downloader
+    spider._check_waiting(stalled_check=True)
+    assert fired == ["no article yet"] and spider._waiting == []
