@@ -49,6 +49,8 @@ from mcecrawl.algorithms.typed import (  # noqa: E402
     PROSE_TYPES,
     TYPED_MIN_CONFIDENCE,
     TYPED_MIN_GROWTH,
+    each_block_once,
+    extract_as,
 )
 from mcecrawl.evaluation import load_dataset  # noqa: E402
 from mcecrawl.evaluation.metrics import lcs_f1, snippet_score, wcxb_f1  # noqa: E402
@@ -107,13 +109,16 @@ def pages_of(data: Path, name: str, judged: dict[str, tuple[str, float]] | None)
         else:
             j = pagetype.judge(page.text, page.url)
             t, conf = j.page_type, j.confidence
-        art_text = extract(page.text, url=page.url, page_type="article").text
-        typed_text = art_text if t in ("article", "other") else extract(page.text, url=page.url, page_type=t).text
+        base = extract(page.text, url=page.url, page_type="article")
+        art_text = base.text
+        # the growth guard reads the reading before its repeats go (as mcecrawl.algorithms._judged)
+        reading = base if t in ("article", "other") else extract_as(page.text, t, url=page.url, base=base, once=False)
+        typed_text = each_block_once(reading).text
         art = score(page, art_text, judged is not None)
         typed = art if typed_text == art_text else score(page, typed_text, judged is not None)
         group = (page.page_type or "other") if judged is not None else script_of(page.lang)
         rows.append({"id": page.id, "group": group, "type": t, "conf": conf, "article": art, "typed": typed,
-                     "art_chars": len("".join(art_text.split())), "typed_chars": len("".join(typed_text.split()))})
+                     "art_chars": len("".join(art_text.split())), "typed_chars": len("".join(reading.text.split()))})
     return rows
 
 

@@ -149,14 +149,14 @@ def _judged(page: str | bytes, url: str | None, page_type: str, confidence: floa
     """The default algorithm's extraction of ``page`` as judged: as its type when the judgement is
     sure enough (:func:`acted_on`) and the typed reading grows well past the article reading
     (:func:`mcecrawl.algorithms.typed.grown_enough`), else as an article."""
-    from mcecrawl.algorithms.typed import extract_as, grown_enough, min_growth
+    from mcecrawl.algorithms.typed import each_block_once, extract_as, grown_enough, min_growth
 
     read_as, why = acted_on(page_type, confidence, reason)
     article = get_algorithm(DEFAULT_ALGORITHM)(page, **params)
     if read_as in ("article", "other"):
         return replace(article, page_type=read_as, page_type_reason=why)
     try:
-        typed = extract_as(page, read_as, url=url, base=article, **params)
+        typed = extract_as(page, read_as, url=url, base=article, once=False, **params)
     except (Exception, RecursionError) as e:  # the article reading stands: a typed reading never costs the page
         logger.warning("reading %s as %s failed: %r", url or "<page>", read_as, e)
         why = f"{page_type} judged at {confidence:.2f}, but its reading failed ({e!r}): read as an article"
@@ -165,7 +165,7 @@ def _judged(page: str | bytes, url: str | None, page_type: str, confidence: floa
         why = (f"{page_type} judged at {confidence:.2f}, but its reading is under {min_growth(read_as):g} times the "
                f"article's text: read as an article ({reason})")
         return replace(article, page_type="article", page_type_reason=why)
-    return replace(typed, page_type_reason=why)
+    return replace(each_block_once(typed), page_type_reason=why)
 
 
 def _typed(page: str | bytes, url: str | None, page_type: str | None, params: dict[str, Any]) -> Extraction:

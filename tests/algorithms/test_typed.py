@@ -185,6 +185,54 @@ def test_thread_of_5_posts_gives_each_post_once(monkeypatch):
     assert sum(f"Post {i} says" in scored_regions(html).text for i in range(1, 6)) < 5
 
 
+def carousel_listing(copies: int) -> str:
+    """A listing whose 12 items a carousel above it shows again, ``copies`` times (its clones)."""
+    items = "".join(
+        f'<div class="teaser"><h2><a href="/story/{i}">Headline number {i} of the river valley</a></h2>'
+        f'<p>Teaser {i}: the council met on Monday to discuss the bridge.</p></div>' for i in range(1, 13))
+    slides = "".join(f'<div class="slide"><a href="/story/{i}">Headline number {i} of the river valley</a></div>'
+                     for i in range(1, 4)) * copies
+    return page(f'<main><h1>Latest news</h1><div class="carousel">{slides}</div><div class="list">{items}</div>'
+                '</main>', "Latest news")
+
+
+def test_a_list_reading_holds_each_block_once(monkeypatch):
+    html = carousel_listing(3)
+    judged_as(monkeypatch, "listing")
+    result = extract(html)
+    assert result.page_type == "listing"
+    assert len(set(result.paragraphs)) == len(result.paragraphs)
+    assert result.text == "\n".join(result.paragraphs)
+    lines = result.paragraphs
+    assert lines.index("Headline number 1 of the river valley") < lines.index("Teaser 1: the council met on "
+                                                                              "Monday to discuss the bridge.")
+    # the reading before its repeats go holds the carousel's clones, in place
+    raw = extract_as(html, "listing", once=False).paragraphs
+    assert raw.count("Headline number 1 of the river valley") == 4
+    assert typed.each_block_once(extract_as(html, "listing", once=False)).paragraphs == lines
+    assert extract_as(html, "listing").paragraphs == lines
+
+
+def test_documentation_keeps_its_repeated_lines_of_code(monkeypatch):
+    html = page('<div class="doc-body"><h1>Loops</h1><p>Each loop ends the same way.</p>'
+                '<pre><code>for x in a:\n    pass\nfor y in b:\n    pass</code></pre></div>', "Loops")
+    judged_as(monkeypatch, "documentation")
+    result = extract(html)
+    assert result.page_type == "documentation" and result.paragraphs.count("pass") == 2
+
+
+def test_the_growth_guard_reads_a_reading_before_its_repeats_go(monkeypatch):
+    # with the carousel's clones the reading passes the guard; each block once, it would not
+    html = carousel_listing(40)
+    article = scored_regions(html)
+    raw = extract_as(html, "listing", once=False)
+    once = extract_as(html, "listing")
+    assert typed.grown_enough(article, raw) and not typed.grown_enough(article, once)
+    judged_as(monkeypatch, "listing", guarded=True)
+    result = extract(html)
+    assert result.page_type == "listing" and result.paragraphs == once.paragraphs
+
+
 def test_product_gives_description_and_specification_table(monkeypatch):
     html = product()
     judged_as(monkeypatch, "product")
