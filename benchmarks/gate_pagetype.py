@@ -84,9 +84,10 @@ def judged_heldout(data: Path, folds: int) -> dict[str, tuple[str, float]]:
         z = ((x[test] - np.asarray(model["mean"])) / np.asarray(model["scale"])) @ np.asarray(model["coef"]).T
         z = np.exp(z + np.asarray(model["intercept"]) - (z + np.asarray(model["intercept"])).max(axis=1, keepdims=True))
         p = z / z.sum(axis=1, keepdims=True)
+        arrays = pagetype.as_arrays(model)
         for i, row in zip(test, p):
             probs = dict(zip(classes, row.tolist()))
-            t, reason = pagetype.decide(x[i], probs)
+            t, reason = pagetype.decide(x[i], probs, arrays)
             # as judge(): the listing rule's confidence is the model's that the page is not an article
             conf = probs[t] if reason.startswith("model") else 1.0 - probs.get("article", 0.0)
             out[ids[i]] = (t, round(conf, 3))

@@ -80,9 +80,10 @@ def predict(model: dict, x: np.ndarray, rule: bool = True) -> list[str]:
     z = np.exp(z - z.max(axis=1, keepdims=True))
     p = z / z.sum(axis=1, keepdims=True)
     out = []
+    arrays = pagetype.as_arrays(model)
     for row, probs in zip(x, p):
         probs_of = dict(zip(model["classes"], probs.tolist()))
-        out.append(pagetype.decide(row, probs_of)[0] if rule else max(probs_of, key=probs_of.__getitem__))
+        out.append(pagetype.decide(row, probs_of, arrays)[0] if rule else max(probs_of, key=probs_of.__getitem__))
     return out
 
 

@@ -213,7 +213,13 @@ def _model() -> dict[str, Any]:
     with MODEL_PATH.open(encoding="utf-8") as f:
         model = json.load(f)
     if tuple(model["features"]) != FEATURE_NAMES:
-        raise RuntimeError(f"{MODEL_PATH.name} was trained on other features; rerun benchmarks/train_pagetype.py")
+        raise RuntimeError(f"{MODEL_PATH.name} was trained on other features: "
+                           "rerun benchmarks/train_pagetype.py --write")
+    return as_arrays(model)
+
+
+def as_arrays(model: dict[str, Any]) -> dict[str, Any]:
+    """A model as ``pagetype.json`` stores it (lists), with numpy arrays for its weights."""
     return {"classes": tuple(model["classes"]), "mean": np.asarray(model["mean"]), "scale": np.asarray(model["scale"]),
             "coef": np.asarray(model["coef"]), "intercept": np.asarray(model["intercept"])}
 
@@ -227,23 +233,25 @@ def probabilities(x: np.ndarray) -> dict[str, float]:
     return dict(zip(m["classes"], p.tolist()))
 
 
-def _evidence(x: np.ndarray, page_type: str) -> str:
-    """The features that pushed hardest toward ``page_type``, for people."""
-    m = _model()
+def _evidence(x: np.ndarray, page_type: str, model: dict[str, Any] | None = None) -> str:
+    """The features that pushed hardest toward ``page_type`` in ``model`` (:func:`as_arrays`; the
+    shipped one by default), for people."""
+    m = model or _model()
     k = m["classes"].index(page_type)
     contrib = m["coef"][k] * ((x - m["mean"]) / m["scale"])
     top = np.argsort(-contrib)[:3]
     return ", ".join(f"{FEATURE_NAMES[i]}={x[i]:.3g}" for i in top if contrib[i] > 0)
 
 
-def decide(x: np.ndarray, probs: dict[str, float]) -> tuple[str, str]:
-    """The page type and its evidence, from the feature vector and the model's probabilities."""
+def decide(x: np.ndarray, probs: dict[str, float], model: dict[str, Any] | None = None) -> tuple[str, str]:
+    """The page type and its evidence, from the feature vector and the probabilities of ``model``
+    (:func:`as_arrays`; the shipped one by default: a model being trained is read as itself)."""
     page_type = max(probs, key=probs.__getitem__)
     linked = round(math.expm1(x[_LINKED]))
     long_runs = round(math.expm1(x[_RUNS_200]))
     if linked >= LISTING_HEADLINES and long_runs <= LISTING_LONG_RUNS and page_type not in ("collection", "product"):
         return "listing", f"{linked} linked headlines, {long_runs} text runs of 200+ characters"
-    return page_type, f"model p={probs[page_type]:.2f}: {_evidence(x, page_type)}"
+    return page_type, f"model p={probs[page_type]:.2f}: {_evidence(x, page_type, model)}"
 
 
 def judge(html: str | bytes, url: str | None = None, *, tree: Any = None) -> Judgement:
