@@ -6,7 +6,8 @@
                                                                # leave-one-domain-out
     python benchmarks/bench_pagetypes.py speed [--rounds 3]   # CPU of the typed extraction (+ judgement)
                                                                # over the article extraction
-    python benchmarks/bench_pagetypes.py gate --cache rows.json  # the prose types' gate, from
+    python benchmarks/bench_pagetypes.py gate --cache rows.json  # the prose types' gate and a
+                                                               # collection's own growth guard, from
                                                                # gate_pagetype.py's per-page rows
     python benchmarks/bench_pagetypes.py all --peers          # everything, as Markdown
     python benchmarks/bench_pagetypes.py snapshot --out F     # every page's outputs, to a JSON file
@@ -32,7 +33,9 @@ domain, the article sets judged by the shipped model): per pair, every set's fig
 pages read as another type and the new whole-page misses; the pair chosen is admissible (as
 gate_pagetype.py: every article set within 0.002, no miss), reads no more article pages as another
 type than the list types' gate alone, and is the best such on wcxb_dev; held out by leaving one
-dataset out (wcxb_dev: by its folds of domains).
+dataset out (wcxb_dev: by its folds of domains).  A collection's own growth guard
+(``typed.COLLECTION_MIN_GROWTH``) is chosen the same way, one type at a
+time among :data:`OWN_GROWTHS` (a thread's own guard was measured so and not kept).
 Identity: ``snapshot`` records, for every page of :data:`IDENTITY_SETS`, the default extraction
 (judged: text, title, status, reason, page type and its reason) and each typed reading
 (:data:`READINGS`, read from the page's article extraction as :func:`mcecrawl.algorithms._judged`
@@ -88,6 +91,9 @@ TUNABLES: dict[tuple[Any, str], tuple[tuple[float, ...], tuple[str, ...]]] = {
 # typed.PROSE_MIN_GROWTH.
 PROSE_BOUNDS = (0.5, 0.6, 0.7, 0.8, 0.9)
 PROSE_GROWTHS = (1.0, 1.1, 1.25, 1.5, 2.0, 4.0)
+# The own growth guards tried for a collection's reading (typed.COLLECTION_MIN_GROWTH), at most the
+# list types' typed.TYPED_MIN_GROWTH.
+OWN_GROWTHS = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0)
 
 
 def domain(site: str) -> str:
@@ -229,6 +235,70 @@ def _prose_gate(rows_file: Path) -> str:
         g = choose({m: v for m, v in sets.items() if m != n})
         lines.append(f"| {n} | {g[0]:.2f}, {g[1]:g}x | {run(g, lambda: gp.figure(n, sets[n], gate)):.4f} | "
                      f"{gp.figure(n, sets[n], gate):.4f} | {run(g, lambda: gp.acted(sets[n], gate))} |")
+    return "\n".join(lines)
+
+
+def _own_guards(rows_file: Path) -> str:
+    """The list types' own growth guards (gate_pagetype.OWN_GROWTH: a collection's), one type at a
+    time (any other as shipped), chosen as the prose types' gate is (:func:`_prose_gate`), held out alike."""
+    import json
+
+    import gate_pagetype as gp
+
+    sets = json.loads(rows_file.read_text())
+    gate = (typed.TYPED_MIN_CONFIDENCE, typed.TYPED_MIN_GROWTH)
+    shipped = dict(gp.OWN_GROWTH)
+    names = list(sets)
+    arts = [n for n in names if n != "wcxb_dev"]
+
+    def run(page_type: str, growth: float, fn: Callable[[], Any]) -> Any:
+        gp.OWN_GROWTH[page_type] = growth
+        try:
+            return fn()
+        finally:
+            gp.OWN_GROWTH.update(shipped)
+
+    def acted(part: dict[str, list[dict[str, Any]]]) -> int:
+        return sum(gp.acted(v, gate) for n, v in part.items() if n != "wcxb_dev")
+
+    def choose(page_type: str, part: dict[str, list[dict[str, Any]]]) -> float:
+        """Admissible, no more article pages acted on than under the list types' guard, best on
+        wcxb_dev (ties: the higher guard)."""
+        most = run(page_type, gate[1], lambda: acted(part))
+        ok = [g for g in OWN_GROWTHS if run(page_type, g, lambda: gp.admissible(part, gate) and acted(part) <= most)]
+        if "wcxb_dev" not in part:
+            return max(ok)
+        return max(ok, key=lambda g: (round(run(page_type, g, lambda: gp.figure("wcxb_dev", part["wcxb_dev"], gate)),
+                                            4), g))
+
+    lines = [f"**The list types' own growth guards** (list types: p >= {gate[0]:.2f}, typed >= "
+             f"{gate[1]:g}x article; rows of {rows_file.name})"]
+    for page_type in sorted(shipped):
+        lines += ["", f"| {page_type} guard | " + " | ".join(names) + " | article pages acted on | misses |",
+                  "|---|" + "---:|" * (len(names) + 2)]
+        for g in OWN_GROWTHS:
+            cells = run(page_type, g, lambda: [f"{gp.figure(n, sets[n], gate):.4f}" for n in names])
+            miss = run(page_type, g, lambda: sum(gp.misses(sets[n], gate) for n in arts))
+            mark = " (shipped)" if g == shipped[page_type] else ""
+            lines.append(f"| {g:g}x{mark} | " + " | ".join(cells) + f" | {run(page_type, g, lambda: acted(sets))} | "
+                         f"{miss} |")
+        lines.append(f"\nchosen on all sets: {choose(page_type, sets):g}x (shipped {shipped[page_type]:g}x)")
+        lines += ["", "| left out | guard chosen | figure | shipped guard's figure |", "|---|---|---:|---:|"]
+        for n in names:
+            if n == "wcxb_dev":
+                parts = gp.wcxb_folds(DATA, sets[n], 10)
+                held, chosen = [], set()
+                for k, part in enumerate(parts):
+                    rest = [r for j, q in enumerate(parts) if j != k for r in q]
+                    g = choose(page_type, {**sets, n: rest})
+                    chosen.add(g)
+                    held += run(page_type, g, lambda: [r["typed"] if gp.acts(r, gate) else r["article"] for r in part])
+                lines.append(f"| wcxb_dev (by domain) | {'; '.join(f'{c:g}x' for c in sorted(chosen))} | "
+                             f"{statistics.fmean(held):.4f} | {gp.figure(n, sets[n], gate):.4f} |")
+                continue
+            g = choose(page_type, {m: v for m, v in sets.items() if m != n})
+            lines.append(f"| {n} | {g:g}x | {run(page_type, g, lambda: gp.figure(n, sets[n], gate)):.4f} | "
+                         f"{gp.figure(n, sets[n], gate):.4f} |")
     return "\n".join(lines)
 
 
@@ -452,6 +522,7 @@ def main() -> int:
                   file=sys.stderr)
             return 2
         parts.append(_prose_gate(args.cache))
+        parts.append(_own_guards(args.cache))
     if args.what in ("speed", "all"):
         parts.append(speed(args.rounds))
     print("\n\n".join(parts))

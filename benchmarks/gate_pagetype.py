@@ -44,6 +44,7 @@ import numpy as np  # noqa: E402
 
 from mcecrawl.algorithms import extract, pagetype  # noqa: E402
 from mcecrawl.algorithms.typed import (  # noqa: E402
+    COLLECTION_MIN_GROWTH,
     PROSE_MIN_CONFIDENCE,
     PROSE_MIN_GROWTH,
     PROSE_TYPES,
@@ -124,16 +125,19 @@ def pages_of(data: Path, name: str, judged: dict[str, tuple[str, float]] | None)
 
 
 Gate = tuple[float, float]  # (confidence bound, growth of the typed reading over the article one)
+# The list types with a growth guard of their own (typed.min_growth), under the gate's.
+OWN_GROWTH = {"collection": COLLECTION_MIN_GROWTH}
 NEVER: Gate = (1.01, math.inf)
 
 
 def acts(r: dict[str, Any], gate: Gate) -> bool:
     """Whether ``gate`` reads the page as its judged type (as mcecrawl.algorithms.acted_on and
     typed.grown_enough do; the prose types' bound at least typed.PROSE_MIN_CONFIDENCE, their guard at
-    most typed.PROSE_MIN_GROWTH)."""
+    most typed.PROSE_MIN_GROWTH; a collection's guard at most its own, typed.COLLECTION_MIN_GROWTH)."""
     prose = r["type"] in PROSE_TYPES
     bound = max(gate[0], PROSE_MIN_CONFIDENCE) if prose else gate[0]
-    growth = min(gate[1], PROSE_MIN_GROWTH) if prose else gate[1]
+    own = OWN_GROWTH.get(r["type"])
+    growth = min(gate[1], PROSE_MIN_GROWTH) if prose else gate[1] if own is None else min(gate[1], own)
     return r["type"] != "article" and r["conf"] >= bound and (
         r["type"] == "other" or r["typed_chars"] >= growth * max(r["art_chars"], 1))
 

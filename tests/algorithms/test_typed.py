@@ -118,6 +118,18 @@ def test_prose_types_need_less_growth_than_list_types(monkeypatch):
     assert not typed.grown_enough(article, replace(article, text=article.text + " more", page_type="documentation"))
 
 
+def test_a_collection_has_its_own_lower_growth_guard():
+    # a category grid's article reading keeps a run of its densest cards: its collection reading is
+    # held to COLLECTION_MIN_GROWTH, under the listing's and the thread's TYPED_MIN_GROWTH
+    assert typed.min_growth("collection") == typed.COLLECTION_MIN_GROWTH < typed.TYPED_MIN_GROWTH
+    assert typed.min_growth("listing") == typed.min_growth("forum") == typed.TYPED_MIN_GROWTH
+    article = scored_regions(listing())
+    twice = replace(article, text=" ".join([article.text] * 2))
+    assert typed.grown_enough(article, replace(twice, page_type="collection"))
+    assert not typed.grown_enough(article, replace(twice, page_type="listing"))
+    assert not typed.grown_enough(article, replace(twice, page_type="forum"))
+
+
 @pytest.mark.parametrize("page_type", ["listing", "forum", "product", "documentation", "service", "other"])
 def test_an_unsure_judgement_is_not_acted_on(monkeypatch, page_type):
     html = listing()
