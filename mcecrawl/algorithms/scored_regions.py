@@ -198,6 +198,9 @@ class LineProfile:
     punct: np.ndarray  # sentence punctuation outside tags
     depth: np.ndarray  # container depth at the line's start
     opens: np.ndarray  # sorted depth << 32 | byte offset of every container opening
+    # what each container's opening tag says (tag_labels), read once per page: the page's regions
+    # share most of their ancestors
+    labels: dict[bytes, tuple[bool, bool, bool]] = field(default_factory=dict)
 
     @functools.cached_property
     def text_before(self) -> np.ndarray:
@@ -308,15 +311,25 @@ def _boilerplate(tag: bytes) -> bool:
     return is_boilerplate(name, words, profile.word_bits(words))
 
 
+def tag_labels(lp: LineProfile, tag: bytes) -> tuple[bool, bool, bool]:
+    """(boilerplate, labels the article, opens a modal dialog) of a container's opening tag, read
+    once per page (``lp.labels``).  An <article> that is a comment ("comment comment-9495") labels a
+    comment, not the article."""
+    known = lp.labels.get(tag)
+    if known is None:
+        boilerplate = _boilerplate(tag)
+        known = lp.labels[tag] = (boilerplate, is_labelled(*_label(tag)) and not boilerplate, modal_tag(tag))
+    return known
+
+
 def label_region(lp: LineProfile, c: Candidate) -> Candidate:
     """Containers of the region's middle line and what their labels say (computed once)."""
     if c.boilerplate is None:
         c.containers = containers(lp, c.middle)
-        boilerplate = [_boilerplate(t) for _, t in c.containers]
-        c.boilerplate = any(boilerplate)
-        # an <article> that is a comment ("comment comment-9495") labels a comment, not the article
-        c.labelled = any(is_labelled(*_label(t)) and not bp for (_, t), bp in zip(c.containers, boilerplate))
-        c.modal = any(modal_tag(t) for _, t in c.containers)
+        labels = [tag_labels(lp, t) for _, t in c.containers]
+        c.boilerplate = any(b for b, _, _ in labels)
+        c.labelled = any(labelled for _, labelled, _ in labels)
+        c.modal = any(modal for _, _, modal in labels)
     return c
 
 
