@@ -171,6 +171,24 @@ def heldout(root: Path) -> str:
     return "\n".join(lines)
 
 
+def _by_folds(sets: dict[str, list[dict[str, Any]]], name: str, choose: Callable[[Any], Any],
+              score: Callable[[Any, list[dict[str, Any]]], list[float]]) -> tuple[list[float], set[Any]]:
+    """``name`` (wcxb_dev) held out by its 10 folds of domains: on each fold, the choice made on the other
+    folds and every other set (``choose(sets)``), scored on the fold (``score(choice, rows)``); the
+    scores of every page, and the choices made."""
+    import gate_pagetype as gp
+
+    parts = gp.wcxb_folds(DATA, sets[name], 10)
+    held: list[float] = []
+    chosen: set[Any] = set()
+    for k, part in enumerate(parts):
+        rest = [r for j, q in enumerate(parts) if j != k for r in q]
+        choice = choose({**sets, name: rest})
+        chosen.add(choice)
+        held += score(choice, part)
+    return held, chosen
+
+
 def _prose_gate(rows_file: Path) -> str:
     import json
 
@@ -222,13 +240,8 @@ def _prose_gate(rows_file: Path) -> str:
               "|---|---|---:|---:|---:|"]
     for n in names:
         if n == "wcxb_dev":
-            parts = gp.wcxb_folds(DATA, sets[n], 10)
-            held, chosen = [], set()
-            for k, part in enumerate(parts):
-                rest = [r for j, q in enumerate(parts) if j != k for r in q]
-                g = choose({**sets, n: rest})
-                chosen.add(g)
-                held += run(g, lambda: [r["typed"] if gp.acts(r, gate) else r["article"] for r in part])
+            held, chosen = _by_folds(sets, n, choose, lambda g, part: run(
+                g, lambda: [r["typed"] if gp.acts(r, gate) else r["article"] for r in part]))
             lines.append(f"| wcxb_dev (by domain) | {'; '.join(f'{c[0]:.2f}, {c[1]:g}x' for c in sorted(chosen))} | "
                          f"{statistics.fmean(held):.4f} | {gp.figure(n, sets[n], gate):.4f} | - |")
             continue
@@ -286,13 +299,8 @@ def _own_guards(rows_file: Path) -> str:
         lines += ["", "| left out | guard chosen | figure | shipped guard's figure |", "|---|---|---:|---:|"]
         for n in names:
             if n == "wcxb_dev":
-                parts = gp.wcxb_folds(DATA, sets[n], 10)
-                held, chosen = [], set()
-                for k, part in enumerate(parts):
-                    rest = [r for j, q in enumerate(parts) if j != k for r in q]
-                    g = choose(page_type, {**sets, n: rest})
-                    chosen.add(g)
-                    held += run(page_type, g, lambda: [r["typed"] if gp.acts(r, gate) else r["article"] for r in part])
+                held, chosen = _by_folds(sets, n, lambda part: choose(page_type, part), lambda g, part: run(
+                    page_type, g, lambda: [r["typed"] if gp.acts(r, gate) else r["article"] for r in part]))
                 lines.append(f"| wcxb_dev (by domain) | {'; '.join(f'{c:g}x' for c in sorted(chosen))} | "
                              f"{statistics.fmean(held):.4f} | {gp.figure(n, sets[n], gate):.4f} |")
                 continue
