@@ -23,7 +23,9 @@ with Scrapy's defaults.  Both use the same concurrency.  Time is Scrapy's own
 is the crawl process's ``VmHWM``, and "+ workers" the sum of the ``VmHWM`` of every process in its tree
 (each process's own peak, sampled every 0.1 s: an upper bound of the tree's peak); CPU is user+system
 of the crawl and its extraction workers (interpreter start-up included).  The machine's 2 cores
-are shared with other work: figures are noisy.
+are shared with other work: figures are noisy.  Crawls alternate (``--repeat`` rounds of bare, then
+full); the report gives the best of each and, since bare Scrapy's own time moves by a fifth between
+rounds, each round's full/bare ratio and their median.
 
 ``--profile`` adds one more full crawl under cProfile and splits the CPU per article by component,
 summed over the crawl process and its extraction workers: the workers' own CPU
@@ -41,6 +43,7 @@ import contextlib
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -354,6 +357,11 @@ def main(argv: list[str] | None = None) -> int:
     if "bare" in best and "full" in best:
         print(f"  full/bare elapsed: {best['full']['elapsed_s'] / best['bare']['elapsed_s']:.2f}x "
               f"(target <= 1.5x); wall: {best['full']['wall_s'] / best['bare']['wall_s']:.2f}x")
+        # Each round's own ratio (its bare and full crawls ran one after the other): the best of each
+        # pairs two rounds, and bare Scrapy's time moves by a fifth between rounds.
+        ratios = [f["elapsed_s"] / b["elapsed_s"] for b, f in zip(results["bare"], results["full"])]
+        print(f"  full/bare elapsed per round: {', '.join(f'{r:.2f}x' for r in ratios)}; "
+              f"median {statistics.median(ratios):.2f}x")
     print("  mcecrawl components on in the full crawl: " + ", ".join(enabled))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
