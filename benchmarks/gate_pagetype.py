@@ -81,17 +81,11 @@ def judged_heldout(data: Path, folds: int) -> dict[str, tuple[str, float]]:
     ya = np.asarray(y)
     for train, test in GroupKFold(n_splits=folds).split(x, ya, groups):
         model = tp.fit(x[train], list(ya[train]))
-        classes = model["classes"]
-        z = ((x[test] - np.asarray(model["mean"])) / np.asarray(model["scale"])) @ np.asarray(model["coef"]).T
-        z = np.exp(z + np.asarray(model["intercept"]) - (z + np.asarray(model["intercept"])).max(axis=1, keepdims=True))
-        p = z / z.sum(axis=1, keepdims=True)
         arrays = pagetype.as_arrays(model)
-        for i, row in zip(test, p):
-            probs = dict(zip(classes, row.tolist()))
+        for i, row in zip(test, tp.probabilities(model, x[test])):
+            probs = dict(zip(model["classes"], row.tolist()))
             t, reason = pagetype.decide(x[i], probs, arrays)
-            # as judge(): the listing rule's confidence is the model's that the page is not an article
-            conf = probs[t] if reason.startswith("model") else 1.0 - probs.get("article", 0.0)
-            out[ids[i]] = (t, round(conf, 3))
+            out[ids[i]] = (t, pagetype.confidence(t, reason, probs))
     return out
 
 
@@ -136,8 +130,7 @@ def acts(r: dict[str, Any], gate: Gate) -> bool:
     most typed.PROSE_MIN_GROWTH; a collection's guard at most its own, typed.COLLECTION_MIN_GROWTH)."""
     prose = r["type"] in PROSE_TYPES
     bound = max(gate[0], PROSE_MIN_CONFIDENCE) if prose else gate[0]
-    own = OWN_GROWTH.get(r["type"])
-    growth = min(gate[1], PROSE_MIN_GROWTH) if prose else gate[1] if own is None else min(gate[1], own)
+    growth = min(gate[1], PROSE_MIN_GROWTH if prose else OWN_GROWTH.get(r["type"], math.inf))
     return r["type"] != "article" and r["conf"] >= bound and (
         r["type"] == "other" or r["typed_chars"] >= growth * max(r["art_chars"], 1))
 

@@ -72,13 +72,18 @@ def fit(x: np.ndarray, y: list[str], c: float = C):
             "coef": clf.coef_.tolist(), "intercept": clf.intercept_.tolist(), "features": list(pagetype.FEATURE_NAMES)}
 
 
-def predict(model: dict, x: np.ndarray, rule: bool = True) -> list[str]:
-    """The judgement of each row: the model's most probable type, then (``rule``) pagetype.decide's
-    structural listing rule, as judge() does."""
+def probabilities(model: dict, x: np.ndarray) -> np.ndarray:
+    """Each row's probability of each of ``model["classes"]`` (pagetype.probabilities, over rows)."""
     z = ((x - np.asarray(model["mean"])) / np.asarray(model["scale"])) @ np.asarray(model["coef"]).T
     z += np.asarray(model["intercept"])
     z = np.exp(z - z.max(axis=1, keepdims=True))
-    p = z / z.sum(axis=1, keepdims=True)
+    return z / z.sum(axis=1, keepdims=True)
+
+
+def predict(model: dict, x: np.ndarray, rule: bool = True) -> list[str]:
+    """The judgement of each row: the model's most probable type, then (``rule``) pagetype.decide's
+    structural listing rule, as judge() does."""
+    p = probabilities(model, x)
     out = []
     arrays = pagetype.as_arrays(model)
     for row, probs in zip(x, p):

@@ -478,16 +478,22 @@ def _step_nul_pattern(body: bytes) -> tuple[str, str] | None:
     return None
 
 
+def decoded_prefix(sample: bytes, codec: str) -> str | None:
+    """``sample`` (the start of a body) decoded strictly with ``codec`` up to its cut end, or None when
+    it does not decode: incremental, so a character cut at the sample's end is not an error."""
+    try:
+        return codecs.getincrementaldecoder(codec)().decode(sample, final=False)
+    except UnicodeDecodeError:
+        return None
+
+
 def wide_codec(sample: bytes) -> str | None:
     """The UTF-16/32 codec (``"utf-16-le"``, ...) whose NUL pattern the start of a body shows, its
     decoding strict and plausible up to the sample's cut end; else None.  For a binary sniffer that
     must not take BOM-less wide text (NUL bytes everywhere) for binary data."""
     for codec in _wide_candidates(sample, whole=False):
-        try:  # incremental: a character cut at the sample's end is not an error
-            text = codecs.getincrementaldecoder(codec)().decode(sample, final=False)
-        except UnicodeDecodeError:
-            continue
-        if _plausible_text(text, codec):
+        text = decoded_prefix(sample, codec)
+        if text is not None and _plausible_text(text, codec):
             return codec
     return None
 

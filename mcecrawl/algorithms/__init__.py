@@ -97,28 +97,18 @@ def sniff_binary(body: bytes) -> str | None:
     for magic, kind in BINARY_SIGNATURES.items():
         if head.startswith(magic):
             return kind
+    from mcecrawl.encoding import decoded_prefix, wide_codec
+
     sample = body[:BINARY_SAMPLE_BYTES]
-    if sample.startswith((b"\xff\xfe", b"\xfe\xff")) and _decodes(sample, "utf-16"):
-        return None  # UTF-16/32 text with its byte-order mark is full of NUL bytes (UTF-32-LE reads as UTF-16)
+    # UTF-16/32 text with its byte-order mark is full of NUL bytes (UTF-32-LE reads as UTF-16); random
+    # bytes after a BOM are no text: their UTF-16 code units hold unpaired surrogates
+    if sample.startswith((b"\xff\xfe", b"\xfe\xff")) and decoded_prefix(sample, "utf-16") is not None:
+        return None
     controls = len(sample.translate(None, _NOT_CONTROL))
     if sample and controls > BINARY_CONTROL_SHARE * len(sample):
-        from mcecrawl.encoding import wide_codec
-
         if wide_codec(sample) is None:  # BOM-less UTF-16/32 text: NULs by the pattern of its ASCII
             return "binary data (control characters)"
     return None
-
-
-def _decodes(sample: bytes, codec: str) -> bool:
-    """Whether ``sample`` decodes strictly with ``codec`` up to its cut end (a byte-order mark at the
-    start of random bytes is no proof of text: their UTF-16 code units hold unpaired surrogates)."""
-    import codecs
-
-    try:
-        codecs.getincrementaldecoder(codec)().decode(sample, final=False)
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 # The module holding the page-type judgement ``judge(html, url=None, *, tree=None) -> Judgement``.

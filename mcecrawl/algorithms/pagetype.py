@@ -265,6 +265,10 @@ def judge(html: str | bytes, url: str | None = None, *, tree: Any = None) -> Jud
     x = features(html, url)
     probs = probabilities(x)
     page_type, reason = decide(x, probs)
-    # The listing rule's confidence is the model's that the page is not an article.
-    confidence = probs[page_type] if reason.startswith("model") else 1.0 - probs.get("article", 0.0)
-    return Judgement(page_type, reason, round(confidence, 3))
+    return Judgement(page_type, reason, confidence(page_type, reason, probs))
+
+
+def confidence(page_type: str, reason: str, probs: dict[str, float]) -> float:
+    """A decision's confidence (:func:`decide`), to three decimals: the model's probability of the type;
+    the listing rule's is the model's that the page is not an article."""
+    return round(probs[page_type] if reason.startswith("model") else 1.0 - probs.get("article", 0.0), 3)

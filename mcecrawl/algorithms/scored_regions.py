@@ -442,7 +442,8 @@ def join_regions(lp: LineProfile, candidates: list[Candidate], best: Candidate) 
             c = label_region(lp, candidates[j])
             if not same_article(best, c):
                 break
-            if c.link_share <= JOIN_REGION_MAX_LINK_SHARE and c.punct and not own_boilerplate(best, c) and not c.modal:
+            if (c.link_share <= JOIN_REGION_MAX_LINK_SHARE and c.punct and not own_boilerplate(lp, best, c)
+                    and not c.modal):
                 first, last = min(first, c.first), max(last, c.last)
             j += step  # a promo or link box inside the article is stepped over, not joined
     return first, last
@@ -461,13 +462,13 @@ def labelled_container(lp: LineProfile, c: Candidate) -> Candidate | None:
     return None
 
 
-def own_boilerplate(best: Candidate, c: Candidate) -> bool:
+def own_boilerplate(lp: LineProfile, best: Candidate, c: Candidate) -> bool:
     """Whether region ``c`` lies in a boilerplate container that ``best`` is not in: one both lie
     in (a layout's "sidebar-wrapper" around the whole article) says nothing about ``c``."""
     if not c.boilerplate:
         return False
     shared = {off for off, _ in best.containers}
-    return any(off not in shared and _boilerplate(tag) for off, tag in c.containers)
+    return any(off not in shared and tag_labels(lp, tag)[0] for off, tag in c.containers)
 
 
 _FIRST_TAG = re.compile(rb"\s*</?([A-Za-z][A-Za-z0-9]*)")
@@ -515,7 +516,7 @@ def clean_region(lp: LineProfile, first: int, last: int, article: Candidate) -> 
     :data:`RETRY_CHARS` remain, it is cleaned again with every one of them exempt.
     """
     chain = [(off, tag) for off, tag in article.containers]
-    keep = {off for off, tag in chain if not _boilerplate(tag) and not hidden_tag(tag)}
+    keep = {off for off, tag in chain if not tag_labels(lp, tag)[0] and not hidden_tag(tag)}
     blocks = _parse_cleaned(lp, first, last, keep)
     if len(keep) < len(chain) and sum(map(len, blocks)) < RETRY_CHARS:
         blocks = _parse_cleaned(lp, first, last, {off for off, _ in chain})
