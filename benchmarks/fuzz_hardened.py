@@ -166,10 +166,12 @@ def bad_offsets(c: Any, data: Any, arr: Callable[[np.ndarray], Any]) -> list[str
 
 def cleaning_walks(root: Any) -> list[tuple[str, Any, Any]]:
     """(name, compiled result or None, reference result) for each walk profile_impl exposes: the compiled
-    ``_cleaning.blocks`` against ``cleaning.blocks`` (the cleaning walk) and ``cleaning.paragraphs`` (plain)."""
+    ``_cleaning.blocks`` against ``cleaning.blocks`` (the cleaning walk) and ``cleaning.paragraphs`` (plain),
+    ``_cleaning.text_words`` against ``cleaning.words`` and ``_cleaning.chrome_walk`` against
+    ``chrome.chrome_walk`` (the typed readings' chrome)."""
     import math
 
-    from mcecrawl.algorithms import cleaning, profile_impl
+    from mcecrawl.algorithms import chrome, cleaning, profile_impl
     from mcecrawl.algorithms.cleaning_words import (
         BLOCK_TAGS,
         CLUTTER_ATTRIBUTES,
@@ -181,8 +183,16 @@ def cleaning_walks(root: Any) -> list[tuple[str, Any, Any]]:
     compiled_blocks = walk(root, profile_impl.compiled_is_clutter, CLUTTER_ATTRIBUTES, BLOCK_TAGS, SKIPPED_TAGS,
                            LINK_BOX_TAGS, cleaning.TEXT_BLOCK_MAX_LINK_SHARE, decide=True)
     compiled_paragraphs = walk(root, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)
+    limit = chrome.CHROME_MAX_SHARE * max(cleaning.words(root), 1)
+
+    def judge(el: Any, in_content: bool) -> bool:
+        return chrome.is_chrome(el, None, in_content=in_content)
+
     return [("blocks", compiled_blocks, cleaning.blocks(root)), ("paragraphs", compiled_paragraphs,
-                                                                   cleaning.paragraphs(root))]
+                                                                   cleaning.paragraphs(root)),
+            ("words", profile_impl.cleaning.text_words(root), cleaning.words(root)),
+            ("chrome walk", profile_impl.cleaning.chrome_walk(root, judge, limit, True),
+             chrome.chrome_walk(root, judge, limit, True))]
 
 
 def odd_trees(data: bytes, rng: random.Random) -> list[Any]:

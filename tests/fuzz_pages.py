@@ -21,7 +21,7 @@ import numpy as np
 from lxml import etree
 
 import mcecrawl
-from mcecrawl.algorithms import cleaning, parse, profile_impl
+from mcecrawl.algorithms import chrome, cleaning, parse, profile_impl
 from mcecrawl.algorithms.cleaning_words import (
     BLOCK_TAGS,
     CLUTTER_ATTRIBUTES,
@@ -29,6 +29,7 @@ from mcecrawl.algorithms.cleaning_words import (
     SKIPPED_TAGS,
 )
 from mcecrawl.algorithms.danag import remove_scripts_styles_comments
+from mcecrawl.algorithms.threads import POST_WORDS as _POSTS
 
 # Markup the segmentation and the walk react to, and bytes that break UTF-8.
 TOKENS = (
@@ -56,6 +57,9 @@ TOKENS = (
     # code, where no class word is clutter (a highlighter's "token comment"); a streamed segment
     b"<pre>", b"</pre>", b'<code class="related">', b"</code>", b'<span class="token comment">', b"</span>",
     b'<div hidden id="S:1f">', b'<a class="comment-link related" rel="sponsored" href="/s">',
+    # the chrome walk's tags, roles and landmarks (the typed readings)
+    b"<header>", b"</header>", b"<footer>", b"<aside>", b"<main>", b"</main>", b"<form>", b'<div role="main">',
+    b'<div role="tabpanel" hidden>', b'<div class="sidebar">', b"<noscript>",
     # the page-type scan's tags, class words, prices, marks and markup anchors
     b"<h2>", b"<h3><a href=/t>", b"<pre><code>", b"<li class='post reply'>", b'<a class="card item">',
     b"class=", b"class='", b"<form>", b"<input ", b"<button>", b"<blockquote>", b"<dt>", b"<img ",
@@ -213,6 +217,36 @@ def walk_differences(data: bytes) -> list[str]:
             got = compiled.blocks(el, None, (), BLOCK_TAGS, frozenset(), frozenset(), math.inf)
             if got is not None and got != cleaning.paragraphs(el):
                 diff.append(f"plain walk ({name} tree)")
+    return diff + chrome_differences(data)
+
+
+def chrome_differences(data: bytes) -> list[str]:
+    """The compiled chrome walk and word count (``_cleaning.chrome_walk``, ``_cleaning.text_words``)
+    against their references (``chrome.chrome_walk``, ``cleaning.words``) on the typed readings' page
+    tree of ``data`` and on one that keeps comments and processing instructions."""
+    compiled = profile_impl.cleaning
+    if compiled is None:
+        return []
+    trees = [("page", chrome.page_tree(data))]
+    try:
+        trees.append(("odd", etree.fromstring(data, _KEEP_ODD_NODES)))
+    except (etree.ParserError, ValueError):
+        pass
+    diff = []
+    for name, body in trees:
+        if body is None:
+            continue
+        elements = [el for el in body.iter() if isinstance(el.tag, str)]
+        if any(compiled.text_words(el) not in (None, cleaning.words(el)) for el in elements):
+            diff.append(f"words ({name} tree)")
+        limit = chrome.CHROME_MAX_SHARE * max(cleaning.words(body), 1)
+        for keep, item_parts in ((None, False), (None, True), (_POSTS, False)):
+            def judge(el: Any, in_content: bool) -> bool:
+                return chrome.is_chrome(el, keep, in_content=in_content)
+
+            got = compiled.chrome_walk(body, judge, limit, item_parts)
+            if got is not None and got != chrome.chrome_walk(body, judge, limit, item_parts):
+                diff.append(f"chrome walk ({name} tree{', item parts' if item_parts else ''})")
     return diff
 
 

@@ -1,6 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled twins of ``cleaning.blocks`` and ``cleaning.paragraphs`` (the walks over a region's tree) and
-of ``cleaning.link_stats`` (what the link rules count in a subtree); ``profile_impl`` calls them.
+"""Compiled twins of ``cleaning.blocks`` and ``cleaning.paragraphs`` (the walks over a region's tree), of
+``cleaning.link_stats`` (what the link rules count in a subtree), and of ``cleaning.words`` and
+``chrome.chrome_walk`` (the typed readings' word counts and chrome walk over the page's tree);
+``profile_impl`` calls them.
 
 The reference walks the lxml tree with ``etree.iterwalk``, one Python-level event per element
 start and end.  This walk reads libxml2's nodes directly (lxml's public C API: ``_Element._c_node``
@@ -664,3 +666,164 @@ def word_bits(str words not None):
     if n > start:
         bits |= _token_end(p + start, n - start)
     return bits
+
+
+# --- the page's chrome (chrome.py): its word counts and its walk, in C ------------------------------
+# ``chrome.words`` joins an element's text pieces (lxml's itertext) with a space and splits them, one
+# Python string per piece; the chrome walk asks each element's attributes through its lxml proxy.
+# Both read libxml2's nodes here instead, with the reference's decisions (``judge``) asked once per
+# distinct key, as the reference memoises them.
+
+cdef bint _text_counts(xmlNode* top, Py_ssize_t* out) noexcept:
+    """The text of ``top``'s subtree (its own tail not): ``out[0]`` its words with lxml's text pieces
+    (``itertext``) joined by a space (``chrome.words``), ``out[1]`` with them joined by nothing
+    (``chrome.least_words``), ``out[2]`` its non-whitespace characters.  A piece is lxml's: the text
+    nodes between two element boundaries.  False on a node kind the reference reads differently
+    (comment, processing instruction, entity)."""
+    cdef xmlNode* c = top.children
+    cdef Py_ssize_t words = 0, joined = 0, chars = 0, i, n
+    cdef bint in_piece = False, in_joined = False
+    cdef const unsigned char* p
+    cdef unsigned int cp
+    while c is not NULL:
+        if c.type == tree.XML_ELEMENT_NODE:
+            in_piece = False  # an element's start ends a piece
+            if c.children is not NULL:
+                c = c.children
+                continue
+        elif _is_text(c):
+            if c.content is not NULL:
+                p = <const unsigned char*>c.content
+                n = <Py_ssize_t>strlen(<char*>c.content)
+                i = 0
+                while i < n:
+                    i += _code_point(p, i, n, &cp)
+                    if _isspace(cp):
+                        in_piece = in_joined = False
+                    else:
+                        chars += 1
+                        if not in_piece:
+                            words += 1
+                            in_piece = True
+                        if not in_joined:
+                            joined += 1
+                            in_joined = True
+        elif not _skippable(c):
+            return False
+        if c.type == tree.XML_ELEMENT_NODE:
+            in_piece = False  # ... and so does its end
+        while c.next is NULL:
+            c = c.parent
+            if c is top or c is NULL:
+                out[0], out[1], out[2] = words, joined, chars
+                return True
+            in_piece = False
+        c = c.next
+    out[0], out[1], out[2] = words, joined, chars
+    return True
+
+
+def text_words(cetree._Element el not None):
+    """``chrome.words(el)``: the words of the element's text, its own tail not; None when the subtree
+    holds a node kind the reference reads differently."""
+    cdef Py_ssize_t counts[3]
+    if el._c_node is NULL:
+        raise ValueError("text_words: the element has no libxml2 node")
+    if not _text_counts(el._c_node, counts):
+        return None
+    return counts[0]
+
+
+cdef bint _in_article_section(xmlNode* c) noexcept:
+    """``chrome._section_of(el) == "article"``: the nearest ancestor among article, aside, nav,
+    section and body is an article."""
+    c = c.parent
+    while c is not NULL and c.type == tree.XML_ELEMENT_NODE:
+        if c.ns is NULL:
+            if strcmp(<const char*>c.name, b"article") == 0:
+                return True
+            if (strcmp(<const char*>c.name, b"aside") == 0 or strcmp(<const char*>c.name, b"nav") == 0
+                    or strcmp(<const char*>c.name, b"section") == 0 or strcmp(<const char*>c.name, b"body") == 0):
+                return False
+        c = c.parent
+    return False
+
+
+def chrome_walk(cetree._Element body not None, judge, double limit, bint item_parts):
+    """``chrome.chrome_walk(body, judge, limit, item_parts)``: ``(found, mains)``, the chrome to drop
+    as ``[element, its words or None, a lower bound of them]`` and the ``<main>``/``role=main``
+    elements left, both in document order; None when the tree holds a node kind the reference walks
+    differently (then the caller runs the reference).
+
+    ``judge(element, in_content)`` is asked once per distinct key of the attributes it reads (the
+    reference's memo); it must not change the tree (a change of the element's or an ancestor's place
+    raises ``RuntimeError``, as :func:`blocks`' callback)."""
+    if body._c_node is NULL:
+        raise ValueError("chrome_walk: the element has no libxml2 node")
+    cdef xmlNode* top = body._c_node
+    cdef xmlNode* nxt
+    cdef bint odd = False, in_content, main, descend
+    cdef Py_ssize_t depth = 1, content_depth = 0  # content_depth: the open landmark's depth, 0 outside one
+    cdef Py_ssize_t counts[3]
+    cdef list found = [], mains = []
+    cdef dict memo = {}
+    cdef xmlNode* c = _element_from(top.children, &odd)
+    if odd:
+        return None
+    while c is not NULL:
+        if c.ns is not NULL:
+            return None
+        tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
+        role = _attr(c, b"role")
+        style, hidden, aria_hidden = _attr(c, b"style"), _attr(c, b"hidden"), _attr(c, b"aria-hidden")
+        in_content = content_depth > 0
+        if in_content and style is None and hidden is None and aria_hidden is None:
+            key = (tag, role)  # visible, in content: its class/id are not read
+        else:
+            key = (tag, role, _attr(c, b"class"), _attr(c, b"id"), style, hidden, aria_hidden, in_content)
+        known = memo.get(key)
+        if known is None:
+            held = cetree.elementFactory(body._doc, c)  # keeps c's subtree allocated whatever the callback does
+            known = memo[key] = bool(judge(held, in_content))
+            if not _still_under(c, top, depth):
+                raise RuntimeError("chrome_walk: judge changed the tree (moved or removed the element it was given "
+                                   "or an ancestor); it must only read it")
+            held = None
+        main = tag == "main" or role == "main"
+        descend = True
+        if known and not (item_parts and (tag == "header" or tag == "footer") and _in_article_section(c)):
+            if not _text_counts(c, counts):
+                return None
+            # a word is one non-space character at least: under the limit's characters, under its
+            # words; at the limit's words joined, a layout wrapper (kept); between, counted
+            n = None if counts[2] < limit else counts[0] if counts[1] < limit else counts[1]
+            if n is None or n < limit:
+                found.append([cetree.elementFactory(body._doc, c), n, counts[1]])
+                descend = False
+        if descend:
+            if main:
+                mains.append(cetree.elementFactory(body._doc, c))
+            if not in_content and (main or tag == "article"):
+                content_depth = depth
+            nxt = _element_from(c.children, &odd)
+            if odd:
+                return None
+            if nxt is not NULL:
+                c = nxt
+                depth += 1
+                continue
+        # leave c, then each ancestor whose last element child it was
+        while True:
+            if depth == content_depth:
+                content_depth = 0
+            nxt = _element_from(c.next, &odd)
+            if odd:
+                return None
+            if nxt is not NULL:
+                c = nxt
+                break
+            c = c.parent
+            depth -= 1
+            if depth == 0:
+                return found, mains
+    return found, mains

@@ -17,8 +17,9 @@ function each:
    :data:`CHROME_MAX_SHARE` of the page's words or more (a ``"page has-sidebar"`` wrapper around
    everything is layout, not chrome); for listings and collections an ``<article>``'s own header
    and footer stay (the item's byline and date).  One walk, not entering the chrome it drops,
-   judging each element by a per-page memo of the attributes the test reads; the words left are
-   kept up to date through each removal for phase 4.
+   judging each element by a per-page memo of the attributes the test reads (:func:`chrome_walk`,
+   compiled over libxml2's nodes when built); the words left are kept up to date through each
+   removal for phase 4.
 4. :func:`main_container` — the page's ``<main>`` (or ``role=main``) when it holds enough of what
    is left.
 5. :func:`drop_link_lists` — lists that are mostly link text (a table of contents, a "related"
@@ -162,8 +163,9 @@ def remove(el: Any) -> int:
 
 def words(el: Any) -> int:
     """Whitespace-separated words of an element's text (its own tail not): :func:`word_counts` of
-    one element, without a walk of proxies."""
-    return len(" ".join(el.itertext()).split())  # joined by a space, no word spans two pieces
+    one element, without a walk of proxies (:func:`mcecrawl.algorithms.cleaning.words`; compiled:
+    one C pass over its text nodes)."""
+    return profile.words(el)
 
 
 def least_words(el: Any) -> int:
@@ -192,13 +194,36 @@ def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[l
     chrome is dropped on its characters alone: fewer than the limit's words)."""
     total = words(body)
     limit = CHROME_MAX_SHARE * max(total, 1)
+
+    def judge(el: Any, in_content: bool) -> bool:
+        return is_chrome(el, keep, in_content=in_content)
+
+    chrome, mains = profile.chrome_walk(body, judge, limit, item_parts, reference=chrome_walk)
+    total_changes = 0
+    for record in chrome:
+        total_changes += remove(record[0])
+    most = total + total_changes - sum(r[1] if r[1] is not None else r[2] for r in chrome)
+
+    def exact() -> int:
+        return total + total_changes - sum(r[1] if r[1] is not None else words(r[0]) for r in chrome)
+
+    return mains, most, exact
+
+
+def chrome_walk(body: Any, judge: Callable[[Any, bool], bool], limit: float,
+                item_parts: bool) -> tuple[list[list[Any]], list[Any]]:
+    """The walk of :func:`strip_chrome` (the reference of the compiled ``_cleaning.chrome_walk``):
+    ``body``'s descendants in document order, each judged chrome or not by ``judge(element,
+    in_content)`` (``in_content``: inside a content landmark) once per distinct value of the
+    attributes :func:`is_chrome` reads, not entering the chrome found; a landmark's descendants are
+    walked where it stands, as in content.  Returns the chrome holding fewer than ``limit`` words, as
+    ``[element, its words or None, a lower bound of them]``, and the ``<main>``/``role=main``
+    elements outside it, both in document order.  The tree is not changed."""
     memo: dict[tuple[Any, ...], bool] = {}  # the attributes is_chrome reads -> its answer
-    chrome: list[list[Any]] = []  # [element, its words or None, a lower bound of them], in document order
+    chrome: list[list[Any]] = []
     mains: list[Any] = []
 
     def walk(top: Any, in_content: bool) -> None:
-        """Judge ``top``'s descendants (``in_content``: inside a content landmark), not entering the
-        chrome dropped; a landmark's descendants are walked where it stands, as in content."""
         it = etree.iterwalk(top, events=("start",))
         next(it)  # ``top`` itself is judged by the caller (the body never)
         for _, el in it:
@@ -212,7 +237,7 @@ def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[l
                 key = (tag, role, get("class"), get("id"), style, hidden, aria_hidden, in_content)
             is_ = memo.get(key)
             if is_ is None:
-                is_ = memo[key] = is_chrome(el, keep, in_content=in_content)
+                is_ = memo[key] = judge(el, in_content)
             main = tag == "main" or role == "main"
             if is_ and not (item_parts and tag in _ITEM_PARTS and _section_of(el) == "article"):
                 parts = _joined_text(el).split()
@@ -231,15 +256,7 @@ def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[l
                 walk(el, True)
 
     walk(body, False)
-    total_changes = 0
-    for record in chrome:
-        total_changes += remove(record[0])
-    most = total + total_changes - sum(r[1] if r[1] is not None else r[2] for r in chrome)
-
-    def exact() -> int:
-        return total + total_changes - sum(r[1] if r[1] is not None else words(r[0]) for r in chrome)
-
-    return mains, most, exact
+    return chrome, mains
 
 
 def _joined_text(el: Any) -> str:

@@ -539,6 +539,11 @@ def _chars(texts: Iterable[str]) -> int:
     return len("".join("".join(texts).split()))
 
 
+def words(el: Any) -> int:
+    """Whitespace-separated words of an element's text (its own tail not)."""
+    return len(" ".join(el.itertext()).split())  # joined by a space, no word spans two pieces
+
+
 def link_count(el: Any) -> int:
     """The element's links (``<a>`` descendants)."""
     return int(_COUNT_LINKS(el))

@@ -4,8 +4,9 @@
 specification); ``_lineprofile`` (Cython, ``_lineprofile.pyx``) computes the same arrays in plain C
 loops over the page's bytes.  :func:`mcecrawl.algorithms.cleaning.blocks` (the cleaning walk) and
 :func:`mcecrawl.algorithms.cleaning.paragraphs` (the plain walk) are the references of the walk
-over a region's tree; ``_cleaning`` (Cython over lxml's public C API) walks the same tree with the
-same rules.  :func:`mcecrawl.algorithms.pagescan.scan` (regular expressions over bytes) is the
+over a region's tree, and :func:`mcecrawl.algorithms.chrome.chrome_walk` and
+:func:`mcecrawl.algorithms.cleaning.words` those of the typed readings' chrome walk and word counts;
+``_cleaning`` (Cython over lxml's public C API) walks the same trees with the same rules.  :func:`mcecrawl.algorithms.pagescan.scan` (regular expressions over bytes) is the
 reference of the page-type judgement's pass; ``_pagescan`` counts the same in one C loop.  This
 module gives both one interface, as msgpack-python pairs
 its ``_cmsgpack`` with its ``fallback``: the algorithms call the functions below and never know
@@ -21,7 +22,7 @@ from __future__ import annotations
 import math
 import os
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -147,6 +148,26 @@ def link_stats(el: Any) -> cleaning_reference.LinkStats:
         if stats is not None:  # None: a node kind the reference reads differently
             return stats
     return cleaning_reference.link_stats(el)
+
+
+def words(el: Any) -> int:
+    """:func:`mcecrawl.algorithms.cleaning.words` (compiled: one C pass over the subtree's text nodes)."""
+    if _use_compiled and cleaning is not None:
+        n: int | None = cleaning.text_words(el)
+        if n is not None:  # None: a node kind the reference reads differently
+            return n
+    return cleaning_reference.words(el)
+
+
+def chrome_walk(body: Any, judge: Callable[[Any, bool], bool], limit: float, item_parts: bool,
+                reference: Callable[..., tuple[list[list[Any]], list[Any]]]) -> tuple[list[list[Any]], list[Any]]:
+    """:func:`mcecrawl.algorithms.chrome.chrome_walk`, given as ``reference`` (chrome builds on this
+    module, so it hands its walk in; compiled: ``_cleaning.chrome_walk`` over libxml2's nodes)."""
+    if _use_compiled and cleaning is not None:
+        out: tuple[list[list[Any]], list[Any]] | None = cleaning.chrome_walk(body, judge, limit, item_parts)
+        if out is not None:  # None: a node kind the compiled walk leaves to the reference
+            return out
+    return reference(body, judge, limit, item_parts)
 
 
 def compiled_is_clutter(el: Any, tag: str) -> bool:
