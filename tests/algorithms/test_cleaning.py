@@ -236,3 +236,61 @@ def test_the_walk_answers_each_rule_as_the_reference_and_asks_only_for_text_rule
     assert got == want
     assert any("kept:" in b for b in want) == ("kept:" in markup)  # the case tests the rule it names
     assert bool(asked) == asks, asked
+
+
+# --- the chrome walk (_cleaning.chrome_walk) and its word count: the same boundary -----------------
+
+_MUTATING_CHROME = """
+    from lxml import html
+    from mcecrawl.algorithms import _cleaning
+
+    PAGE = "<div><section class=a><div class=b><p>x<span class=c>y</span></p></div></section><p>t</p></div>"
+
+    def judge(el, in_content):
+        if el.get("class") == "c":
+            {statement}
+        return False
+
+    for _ in range(200):  # freed memory is reused soon: repeat so a use after free shows
+        root = html.fromstring(PAGE)
+        try:
+            _cleaning.chrome_walk(root, judge, 10.0, False)
+        except RuntimeError as e:
+            assert "changed the tree" in str(e), e
+        else:
+            raise SystemExit("a mutating callback went unnoticed")
+    print("refused")
+"""
+
+
+@compiled_walk
+@pytest.mark.parametrize("statement", [
+    "el.getparent().remove(el)",
+    "a = el.getparent().getparent().getparent(); a.getparent().remove(a)",
+    "root.clear()",
+    "root.append(el)",
+], ids=["itself", "ancestor", "by_clear", "by_move"])
+def test_a_chrome_judge_that_changes_the_tree_is_refused_not_a_crash(statement):
+    done = _run(_MUTATING_CHROME.format(statement=statement))
+    assert done.returncode == 0 and done.stdout.strip() == "refused", (done.returncode, done.stderr[-2000:])
+
+
+@compiled_walk
+def test_the_chrome_walk_and_words_refuse_an_element_without_a_node_and_decline_odd_nodes():
+    done = _run("""
+        from lxml import etree
+        from mcecrawl.algorithms import _cleaning
+        for call in (lambda e: _cleaning.chrome_walk(e, lambda el, c: False, 1.0, False), _cleaning.text_words):
+            try:
+                call(etree._Element.__new__(etree._Element))
+            except ValueError as e:
+                print("refused:", str(e).split(":")[0])
+        odd = etree.fromstring("<body><nav>menu<!-- a comment --></nav><p>text</p></body>")
+        print(_cleaning.text_words(odd), _cleaning.chrome_walk(odd, lambda el, c: el.tag == "nav", 5.0, False))
+        plain = etree.fromstring("<body><nav>a menu</nav><main><p>one<b>two</b> three</p></main></body>")
+        found, mains = _cleaning.chrome_walk(plain, lambda el, c: el.tag == "nav", 10.0, False)
+        print(_cleaning.text_words(plain), [(r[0].tag, r[1], r[2]) for r in found], [m.tag for m in mains])
+    """)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == ["refused: chrome_walk", "refused: text_words", "None None",
+                                        "5 [('nav', None, 2)] ['main']"], done.stdout
