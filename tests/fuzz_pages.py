@@ -184,6 +184,17 @@ def _compiled_is_clutter(el: Any, tag: str) -> bool:
     return cleaning.is_clutter(el, tag, lambda e: profile_impl.cleaning.link_stats(e) or cleaning.link_stats(e))
 
 
+def _trees(data: bytes, name: str, parser: Any) -> list[tuple[str, Any]]:
+    """(name, root) of the trees of ``data`` a walk is compared on: the algorithms' own ``parser``'s
+    and one that keeps comments and processing instructions ("odd"), those built."""
+    trees = [(name, parser(data))]
+    try:
+        trees.append(("odd", etree.fromstring(data, _KEEP_ODD_NODES)))
+    except (etree.ParserError, ValueError):
+        pass
+    return [(n, root) for n, root in trees if root is not None]
+
+
 def walk_differences(data: bytes) -> list[str]:
     """The compiled walk (``_cleaning.blocks``) against the reference walks (``cleaning.blocks``,
     ``cleaning.paragraphs``) directly on whole trees of ``data``: the region parser's tree and one
@@ -191,15 +202,8 @@ def walk_differences(data: bytes) -> list[str]:
     compiled = profile_impl.cleaning
     if compiled is None:
         return []
-    trees = [("region", parse.parse_tree(data))]
-    try:
-        trees.append(("odd", etree.fromstring(data, _KEEP_ODD_NODES)))
-    except (etree.ParserError, ValueError):
-        pass
     diff = []
-    for name, root in trees:
-        if root is None:
-            continue
+    for name, root in _trees(data, "region", parse.parse_tree):
         for el in root.iter():
             if isinstance(el.tag, str):
                 got = compiled.link_stats(el)
@@ -227,15 +231,8 @@ def chrome_differences(data: bytes) -> list[str]:
     compiled = profile_impl.cleaning
     if compiled is None:
         return []
-    trees = [("page", chrome.page_tree(data))]
-    try:
-        trees.append(("odd", etree.fromstring(data, _KEEP_ODD_NODES)))
-    except (etree.ParserError, ValueError):
-        pass
     diff = []
-    for name, body in trees:
-        if body is None:
-            continue
+    for name, body in _trees(data, "page", chrome.page_tree):
         elements = [el for el in body.iter() if isinstance(el.tag, str)]
         if any(compiled.text_words(el) not in (None, cleaning.words(el)) for el in elements):
             diff.append(f"words ({name} tree)")

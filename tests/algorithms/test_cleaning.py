@@ -28,7 +28,7 @@ _MUTATING = """
 
     PAGE = "<div><section class=a><div class=b><p>x<span class=c>y</span></p></div></section><p>tail</p></div>"
 
-    def remove_{target}(el, tag):
+    def callback(el, second):
         if el.get("class") == "c":
             {statement}
         return False
@@ -36,27 +36,34 @@ _MUTATING = """
     for _ in range(200):  # freed memory is reused soon: repeat so a use after free shows
         root = html.fromstring(PAGE)
         try:
-            _cleaning.blocks(root, remove_{target}, ("class",), frozenset({{"p", "div"}}), frozenset(), frozenset(),
-                             math.inf)
+            {walk}
         except RuntimeError as e:
             assert "changed the tree" in str(e), e
         else:
             raise SystemExit("a mutating callback went unnoticed")
     print("refused")
 """
+# The compiled walks that call back into Python: the cleaning walk's is_clutter(el, tag), the chrome
+# walk's judge(el, in_content).
+_WALKS = {
+    "blocks": '_cleaning.blocks(root, callback, ("class",), frozenset({"p", "div"}), frozenset(), frozenset(), '
+              'math.inf)',
+    "chrome_walk": "_cleaning.chrome_walk(root, callback, 10.0, False)",
+}
 
 
 @compiled_walk
-@pytest.mark.parametrize("target, statement", [
-    ("itself", "el.getparent().remove(el)"),
-    ("ancestor", "a = el.getparent().getparent().getparent(); a.getparent().remove(a)"),
-    ("by_clear", "root.clear()"),
-    ("by_move", "root.append(el)"),
-])
-def test_a_callback_that_changes_the_tree_is_refused_not_a_crash(target, statement):
+@pytest.mark.parametrize("walk", sorted(_WALKS))
+@pytest.mark.parametrize("statement", [
+    "el.getparent().remove(el)",
+    "a = el.getparent().getparent().getparent(); a.getparent().remove(a)",
+    "root.clear()",
+    "root.append(el)",
+], ids=["itself", "ancestor", "by_clear", "by_move"])
+def test_a_callback_that_changes_the_tree_is_refused_not_a_crash(walk, statement):
     """A callback that removes or moves the element it is given, or an ancestor, would free or
     move a node the walk is standing on: the walk stops with RuntimeError instead."""
-    done = _run(_MUTATING.format(target=target, statement=statement))
+    done = _run(_MUTATING.replace("{statement}", statement).replace("{walk}", _WALKS[walk]))
     assert done.returncode == 0 and done.stdout.strip() == "refused", (done.returncode, done.stderr[-2000:])
 
 
@@ -238,42 +245,7 @@ def test_the_walk_answers_each_rule_as_the_reference_and_asks_only_for_text_rule
     assert bool(asked) == asks, asked
 
 
-# --- the chrome walk (_cleaning.chrome_walk) and its word count: the same boundary -----------------
-
-_MUTATING_CHROME = """
-    from lxml import html
-    from mcecrawl.algorithms import _cleaning
-
-    PAGE = "<div><section class=a><div class=b><p>x<span class=c>y</span></p></div></section><p>t</p></div>"
-
-    def judge(el, in_content):
-        if el.get("class") == "c":
-            {statement}
-        return False
-
-    for _ in range(200):  # freed memory is reused soon: repeat so a use after free shows
-        root = html.fromstring(PAGE)
-        try:
-            _cleaning.chrome_walk(root, judge, 10.0, False)
-        except RuntimeError as e:
-            assert "changed the tree" in str(e), e
-        else:
-            raise SystemExit("a mutating callback went unnoticed")
-    print("refused")
-"""
-
-
-@compiled_walk
-@pytest.mark.parametrize("statement", [
-    "el.getparent().remove(el)",
-    "a = el.getparent().getparent().getparent(); a.getparent().remove(a)",
-    "root.clear()",
-    "root.append(el)",
-], ids=["itself", "ancestor", "by_clear", "by_move"])
-def test_a_chrome_judge_that_changes_the_tree_is_refused_not_a_crash(statement):
-    done = _run(_MUTATING_CHROME.format(statement=statement))
-    assert done.returncode == 0 and done.stdout.strip() == "refused", (done.returncode, done.stderr[-2000:])
-
+# --- the chrome walk (_cleaning.chrome_walk) and its word count ------------------------------------
 
 @compiled_walk
 def test_the_chrome_walk_and_words_refuse_an_element_without_a_node_and_decline_odd_nodes():
