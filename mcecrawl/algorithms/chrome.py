@@ -403,6 +403,6 @@ def content_root(text: str | bytes, keep: re.Pattern[str] | None = None, *, item
     return _largest_main(body, mains, most, left) if mains else body
 
 
-__all__ = ["CHROME_MAX_SHARE", "CTA_MAX_WORDS", "content_root", "drop_link_buttons", "drop_link_lists", "drop_marked",
-           "hidden_panel", "is_chrome", "main_container", "page_tree",
+__all__ = ["CHROME_MAX_SHARE", "CTA_MAX_WORDS", "chrome_walk", "content_root", "drop_link_buttons", "drop_link_lists",
+           "drop_marked", "hidden_panel", "is_chrome", "main_container", "page_tree",
            "strip_chrome", "text_blocks", "word_counts", "words", "least_words", "xml_text"]

@@ -6,11 +6,11 @@ loops over the page's bytes.  :func:`mcecrawl.algorithms.cleaning.blocks` (the c
 :func:`mcecrawl.algorithms.cleaning.paragraphs` (the plain walk) are the references of the walk
 over a region's tree, and :func:`mcecrawl.algorithms.chrome.chrome_walk` and
 :func:`mcecrawl.algorithms.cleaning.words` those of the typed readings' chrome walk and word counts;
-``_cleaning`` (Cython over lxml's public C API) walks the same trees with the same rules.  :func:`mcecrawl.algorithms.pagescan.scan` (regular expressions over bytes) is the
-reference of the page-type judgement's pass; ``_pagescan`` counts the same in one C loop.  This
-module gives both one interface, as msgpack-python pairs
-its ``_cmsgpack`` with its ``fallback``: the algorithms call the functions below and never know
-which one ran.
+``_cleaning`` (Cython over lxml's public C API) walks the same trees with the same rules.
+:func:`mcecrawl.algorithms.pagescan.scan` (regular expressions over bytes) is the reference of the
+page-type judgement's pass; ``_pagescan`` counts the same in one C loop.  This module gives both
+one interface, as msgpack-python pairs its ``_cmsgpack`` with its ``fallback``: the algorithms call
+the functions below and never know which one ran.
 
 The compiled modules are optional: a machine without a C compiler installs and runs the reference
 (``setup.py`` builds them with ``optional=True``).  ``MCE_PURE_PYTHON=1`` in the environment forces
