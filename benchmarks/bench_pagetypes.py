@@ -363,7 +363,7 @@ def _readings(page: Any) -> dict[str, Any]:
 
     out = {"default": _digest(extract(page.body, url=page.url, content_type=page.content_type))}
     decoded = decode(page.body, page.content_type)
-    text: str | bytes = page.body if decoded.source == "utf-8" and not decoded.replacements else decoded.text
+    text: str | bytes = decoded.page
     if not text.strip():
         return out
     article = get_algorithm(DEFAULT_ALGORITHM)(text)
@@ -444,7 +444,7 @@ def speed_against(checkout: Path, rounds: int) -> str:
     inputs = []
     for p in pages:
         decoded = decode(p.body, p.content_type)
-        text = p.body if decoded.source == "utf-8" and not decoded.replacements else decoded.text
+        text = decoded.page
         inputs.append((text, p.page_type, get_algorithm(DEFAULT_ALGORITHM)(text)))
     every = list(load_dataset(DATA / "wcxb_dev"))
     for p in every:

@@ -131,6 +131,7 @@ def profile_calls(c: Any, data: Any, arr: Callable[[np.ndarray], Any]) -> dict[s
     ends = np.minimum(_i64(starts_b) + 40, n).astype(np.int64)
     out["punct"] = bytes(c.count_punctuation(data, starts, arr(ends)))
     out["pagescan"] = repr(profile_impl.pagescan.scan(data)).encode()  # the page-type scan reads the page too
+    out["utf8_error_at"] = str(c.utf8_error_at(data)).encode()  # the decoding's validity check
     return out
 
 

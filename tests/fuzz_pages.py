@@ -135,6 +135,7 @@ def profile_arrays(data: bytes) -> dict[str, np.ndarray]:
     content = profile_impl.count_content_code(lines)[0][kept]
     out["link"], out["depth"], out["opens"] = profile_impl.links_and_depth(lines, kept, content)
     out["punct"] = profile_impl.count_punctuation(lines, kept, content)
+    out["utf8_error_at"] = np.array([profile_impl.utf8_error_at(data)])  # the decoding's validity check
     starts = lines.starts[kept]
     for limit in (ENCLOSING_LIMIT, 64):  # the containers around each kept line (its first ENCLOSED_LINES)
         out[f"enclosing/{limit}"] = np.array([

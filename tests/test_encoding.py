@@ -41,6 +41,18 @@ def test_s1_header_latin1_meta_utf8_body_utf8(lang):
     assert d.declared_header == "ISO-8859-1" and d.declared_meta == "utf-8"  # as given
 
 
+def test_valid_utf8_is_kept_as_its_bytes():
+    """A body that is UTF-8 as it is stays the body (``utf8``, the same object: no copy, no text
+    built until read); anything decoding changed (a BOM, replacements, another codec) has none."""
+    body = _html("fa", "utf-8").encode("utf-8")
+    d = decode(body)
+    assert d.utf8 is body and d.page is body and "text" not in vars(d)  # not decoded yet
+    assert d.text == body.decode("utf-8") and d.text is d.text  # decoded once, when read
+    assert decode(codecs.BOM_UTF8 + body).utf8 is None
+    assert decode(body[:-40] + b"\xff" + body[-40:]).utf8 is None  # broken UTF-8: text with a replacement
+    assert decode(legacy_bytes(_html("fa", "windows-1256"), "cp1256")).utf8 is None
+
+
 @pytest.mark.parametrize("lang", ["fa", "ar"])
 def test_s2_header_utf8_meta_1256_body_1256(lang):
     body = legacy_bytes(_html(lang, "windows-1256"), "cp1256")

@@ -240,10 +240,11 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
             except Exception as e:  # decoding must never take the caller down
                 logger.warning("decoding failed for %s: %r", url or "<bytes>", e)
                 return Extraction("", (), algorithm, params, status="error", reason=f"decoding failed: {e!r}")
-            page, encoding, source = decoded.text, decoded.encoding, decoded.source
-            if algorithm in UTF8_READERS and source == "utf-8" and not decoded.replacements:
-                page = body  # valid UTF-8: the same characters, not encoded again
-            del decoded  # with page = body, no str of the page is held while the algorithm runs
+            encoding, source = decoded.encoding, decoded.source
+            # Valid UTF-8: the body itself, neither decoded nor encoded again (no str of the page is
+            # held while the algorithm runs).
+            page = decoded.page if algorithm in UTF8_READERS else decoded.text
+            del decoded
     elif isinstance(html, str):
         page = html
     else:

@@ -743,3 +743,61 @@ def enclosing_tags(const uint64_t[::1] opens not None, const int32_t[::1] tag_st
             out.append((<int64_t>found, <int64_t>tag_ends[k]))
         d -= 1
     return out
+
+
+cdef isize _utf8_error_at(const uint8_t* d, isize n) noexcept nogil:
+    """The first offset where ``d[:n]`` is not well-formed UTF-8 (Unicode 15 Table 3-7: no overlong
+    form, no surrogate, nothing past U+10FFFF), the start of the bad sequence as Python's strict
+    codec reports it; -1 if there is none.  ASCII runs are skipped 16 bytes at a time."""
+    cdef isize i = 0
+    cdef uint64_t lo, hi
+    cdef uint8_t c, c1
+    while i < n:
+        while i + 16 <= n:  # the markup of a page: mostly ASCII
+            memcpy(&lo, d + i, 8)
+            memcpy(&hi, d + i + 8, 8)
+            if (lo | hi) & 0x8080808080808080ULL:
+                break
+            i += 16
+        if i >= n:
+            break
+        c = d[i]
+        if c < 0x80:
+            i += 1
+        elif c < 0xC2:  # a continuation byte without a lead, or an overlong two-byte form
+            return i
+        elif c < 0xE0:
+            if i + 1 >= n or (d[i + 1] & 0xC0) != 0x80:
+                return i
+            i += 2
+        elif c < 0xF0:
+            if i + 2 >= n:
+                return i
+            c1 = d[i + 1]
+            if (c1 & 0xC0) != 0x80 or (d[i + 2] & 0xC0) != 0x80:
+                return i
+            if (c == 0xE0 and c1 < 0xA0) or (c == 0xED and c1 >= 0xA0):  # overlong; a surrogate
+                return i
+            i += 3
+        elif c < 0xF5:
+            if i + 3 >= n:
+                return i
+            c1 = d[i + 1]
+            if (c1 & 0xC0) != 0x80 or (d[i + 2] & 0xC0) != 0x80 or (d[i + 3] & 0xC0) != 0x80:
+                return i
+            if (c == 0xF0 and c1 < 0x90) or (c == 0xF4 and c1 >= 0x90):  # overlong; past U+10FFFF
+                return i
+            i += 4
+        else:
+            return i
+    return -1
+
+
+def utf8_error_at(const uint8_t[::1] data not None):
+    """Twin of :func:`lines.utf8_error_at`: where ``data`` stops being UTF-8, or -1."""
+    cdef isize n = data.shape[0], at
+    if n == 0:
+        return -1
+    with nogil:
+        at = _utf8_error_at(&data[0], n)
+    return at

@@ -132,6 +132,18 @@ class Lines:
         return list(zip(offsets[:-1], offsets[1:]))
 
 
+def utf8_error_at(data: bytes) -> int:
+    """Where ``data`` stops being UTF-8 (the start of the first ill-formed sequence, as Python's strict
+    codec reports it), or -1: the check a page passes before it is read as UTF-8 bytes
+    (:func:`mcecrawl.encoding.decode`'s step 2).  The codec is the specification; the compiled twin
+    answers without building the text."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.start
+    return -1
+
+
 def protected_spans(data: bytes) -> np.ndarray:
     """Byte spans ``[start, end)`` of comments, ``<script>``/``<style>``/``<template>``/``<textarea>``
     elements and ``<head>``.

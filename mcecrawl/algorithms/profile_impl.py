@@ -217,6 +217,15 @@ def _flags(buf: bytearray) -> np.ndarray:
     return np.frombuffer(buf, dtype=np.bool_)
 
 
+def utf8_error_at(data: bytes) -> int:
+    """:func:`mcecrawl.algorithms.lines.utf8_error_at` (compiled: one C pass, no text built)."""
+    c = _c()
+    if c is None:
+        return reference.utf8_error_at(data)
+    at: int = c.utf8_error_at(data)
+    return at
+
+
 def segment_lines(text: str | bytes, *, split: str = "tag", merge_blank: bool = True) -> Lines:
     """:func:`mcecrawl.algorithms.lines.segment_lines`."""
     c = _c()

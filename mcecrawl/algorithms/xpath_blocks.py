@@ -646,7 +646,7 @@ def _utf8_page(text: object, result: Callable[..., Extraction]
         data = bytes(text)
         decoded = decode(data)
         result = partial(result, encoding=decoded.encoding, encoding_source=decoded.source)
-        if decoded.source == "utf-8" and not decoded.replacements:
+        if decoded.utf8 is not None:
             del decoded
             return data, result, find_title(data)
         text = decoded.text

@@ -128,7 +128,7 @@ class PageMaker:
             return Rejected("not_article", rec.offset, rec.url, "a known site's non-article URL")
         decoded = decode(rec.body, rec.content_type, detected=rec.charset_detected)
         algo, params = self._algorithm(profile, old)
-        outcome = self._extract(decoded.text, algo, params, rec.url)
+        outcome = self._extract(decoded.page, algo, params, rec.url)
         if outcome.config_error:  # a site profile's or --param's parameter the algorithm does not know
             return Rejected("extraction_config", rec.offset, rec.url, outcome.reason)
         if outcome.status != "ok" and not cfg.keep_failed:
@@ -164,11 +164,12 @@ class PageMaker:
         return cfg.algorithm or self.default_algorithm, dict(cfg.params)
 
     @staticmethod
-    def _extract(text: str, algo: str, params: dict[str, Any], url: str) -> Any:
+    def _extract(page: str | bytes, algo: str, params: dict[str, Any], url: str) -> Any:
+        """The extraction of the decoded page (its text, or the body when that is valid UTF-8 as it is)."""
         from mcecrawl.extraction import ExtractionJob, run_job
 
-        return run_job(ExtractionJob(page=text.encode("utf-8", errors="replace"), algorithm=algo, params=params,
-                                     url=url))
+        data = page if isinstance(page, bytes) else page.encode("utf-8", errors="replace")
+        return run_job(ExtractionJob(page=data, algorithm=algo, params=params, url=url))
 
     @staticmethod
     def _item(rec: Record, decoded: Any, profile: Any, algo: str, outcome: Any, host: str) -> dict[str, Any]:

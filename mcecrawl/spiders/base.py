@@ -90,7 +90,7 @@ def decoded_page(response: Response) -> tuple[str, bytes, dict[str, Any]]:
         return response.text, response.body, {k: meta.get(k) for k in PROVENANCE_KEYS}
     ctype = response.headers.get(b"Content-Type")
     d = decode(response.body, ctype.decode("latin-1") if ctype else None)
-    return d.text, d.text.encode("utf-8"), d.provenance()
+    return d.text, d.utf8 if d.utf8 is not None else d.text.encode("utf-8"), d.provenance()
 
 
 class SeenURLs:

@@ -80,6 +80,23 @@ def test_every_punctuation_mark_counts_alike():
 
 
 @both_cores
+@pytest.mark.parametrize("ascii_before", [0, 5, 15, 16, 17])
+def test_utf8_check_agrees_with_the_codec_on_every_sequence(ascii_before):
+    """Every byte pair, and every lead of a three- or four-byte form with every second byte and the
+    third and fourth bytes at the edges of their ranges, after ASCII of either side of the compiled
+    check's 16-byte stride and before more ASCII: the offset Python's strict codec reports, or -1."""
+    compiled = profile_impl.compiled
+    assert compiled is not None
+    pad = b"a" * ascii_before
+    tails = (b"", b"\x80", b"\xbf", b"\x80\x80", b"\xbf\xbf", b"\x7f\x80", b"\x80\xc0", b"\x80\x80\x80")
+    cases = [bytes([a, b]) for a in range(256) for b in range(256)]
+    cases += [bytes([a, b]) + t for a in range(0xE0, 0x100) for b in range(256) for t in tails]
+    for seq in cases:
+        for data in (pad + seq, pad + seq + b"a" * 20):
+            assert compiled.utf8_error_at(data) == lines.utf8_error_at(data), data
+
+
+@both_cores
 def test_identical_on_every_dev_page(shared_data):
     """Arrays (dtypes included) and texts, titles and reasons of every line-based algorithm."""
     checked = 0
