@@ -746,12 +746,13 @@ def enclosing_tags(const uint64_t[::1] opens not None, const int32_t[::1] tag_st
 
 
 cdef isize _utf8_error_at(const uint8_t* d, isize n) noexcept nogil:
-    """The first offset where ``d[:n]`` is not well-formed UTF-8 (Unicode 15 Table 3-7: no overlong
-    form, no surrogate, nothing past U+10FFFF), the start of the bad sequence as Python's strict
-    codec reports it; -1 if there is none.  ASCII runs are skipped 16 bytes at a time."""
-    cdef isize i = 0
+    """The first offset where ``d[:n]`` is not well-formed UTF-8, the start of the bad sequence as
+    Python's strict codec reports it; -1 if there is none.  Unicode 15, Table 3-7: a lead byte
+    C2-F4, then 1-3 continuation bytes 80-BF, the second one narrower after E0 and F0 (no overlong
+    form), ED (no surrogate) and F4 (nothing past U+10FFFF).  ASCII runs are skipped 16 bytes at a time."""
+    cdef isize i = 0, j, k
     cdef uint64_t lo, hi
-    cdef uint8_t c, c1
+    cdef uint8_t c, second
     while i < n:
         while i + 16 <= n:  # the markup of a page: mostly ASCII
             memcpy(&lo, d + i, 8)
@@ -764,32 +765,21 @@ cdef isize _utf8_error_at(const uint8_t* d, isize n) noexcept nogil:
         c = d[i]
         if c < 0x80:
             i += 1
-        elif c < 0xC2:  # a continuation byte without a lead, or an overlong two-byte form
+            continue
+        if c < 0xC2 or c > 0xF4:  # a continuation byte without a lead, an overlong pair, past U+10FFFF
             return i
-        elif c < 0xE0:
-            if i + 1 >= n or (d[i + 1] & 0xC0) != 0x80:
-                return i
-            i += 2
-        elif c < 0xF0:
-            if i + 2 >= n:
-                return i
-            c1 = d[i + 1]
-            if (c1 & 0xC0) != 0x80 or (d[i + 2] & 0xC0) != 0x80:
-                return i
-            if (c == 0xE0 and c1 < 0xA0) or (c == 0xED and c1 >= 0xA0):  # overlong; a surrogate
-                return i
-            i += 3
-        elif c < 0xF5:
-            if i + 3 >= n:
-                return i
-            c1 = d[i + 1]
-            if (c1 & 0xC0) != 0x80 or (d[i + 2] & 0xC0) != 0x80 or (d[i + 3] & 0xC0) != 0x80:
-                return i
-            if (c == 0xF0 and c1 < 0x90) or (c == 0xF4 and c1 >= 0x90):  # overlong; past U+10FFFF
-                return i
-            i += 4
-        else:
+        k = 1 if c < 0xE0 else (2 if c < 0xF0 else 3)  # continuation bytes
+        if i + k >= n:
             return i
+        second = d[i + 1]
+        if second < (0xA0 if c == 0xE0 else (0x90 if c == 0xF0 else 0x80)):
+            return i
+        if second > (0x9F if c == 0xED else (0x8F if c == 0xF4 else 0xBF)):
+            return i
+        for j in range(2, k + 1):
+            if (d[i + j] & 0xC0) != 0x80:
+                return i
+        i += k + 1
     return -1
 
 
