@@ -384,7 +384,7 @@ class EncodingNormalizationMiddleware:
             return response
         raw_type = response.headers.get("Content-Type")
         content_type = raw_type.decode("latin-1") if raw_type else None
-        decoded = decode(response.body, content_type, force=self._forced(request))
+        decoded = decode(response.body, content_type, force=self._forced(request), read_text=True)
         self._record(request, response, decoded)
 
         text, rewritten = rewrite_declarations(decoded.text) if self.rewrite_meta else (decoded.text, 0)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import codecs
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Iterator, NamedTuple
 
@@ -138,6 +138,12 @@ class Decoded:
     declared_header: str | None = None  # charset label of the HTTP Content-Type, as given
     declared_meta: str | None = None  # <meta>/XML declaration label, as given
     replacements: int = 0  # U+FFFD characters inserted by decoding
+    # The text of a UTF-8 body when decode() built it already (``read_text``): kept, not decoded again.
+    built_text: InitVar[str | None] = None
+
+    def __post_init__(self, built_text: str | None) -> None:
+        if built_text is not None:
+            object.__setattr__(self, "text", built_text)  # the value of the cached property below
 
     @cached_property
     def text(self) -> str:
@@ -514,10 +520,16 @@ def wide_codec(sample: bytes) -> str | None:
     return None
 
 
-def _step_utf8(body: bytes) -> bool:
-    """Step 2: the whole body is strict UTF-8.  Checked without building the text (a C pass where
-    compiled: 6-18 GB/s on the dev sets' pages, 3-6x Python's codec, which builds it)."""
-    return utf8_error_at(body) < 0
+def _step_utf8(body: bytes, *, build: bool) -> tuple[bool, str | None]:
+    """Step 2: whether the whole body is strict UTF-8, and its text when ``build``.  Built, the codec
+    checks the bytes in the same pass; else they are checked alone (a C pass where compiled: 6-18 GB/s
+    on the dev sets' pages, 3-6x the codec)."""
+    if not build:
+        return utf8_error_at(body) < 0, None
+    try:
+        return True, body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False, None
 
 
 def _utf8_share(data: bytes, ascii_bytes: int) -> tuple[str, int, float]:
@@ -595,7 +607,7 @@ def _step_chardet(body: bytes, na: _NonAscii) -> tuple[str, str, int] | None:
 
 
 def decode(body: bytes, content_type: str | None = None, *, force: str | None = None,
-           detected: str | None = None) -> Decoded:
+           detected: str | None = None, read_text: bool = False) -> Decoded:
     """Decode ``body`` to text without trusting a label on its own.
 
     Parameters
@@ -611,6 +623,11 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
         A charset another detector found for these bytes (Common Crawl's ``charset-detected``);
         weighed after the labels and the R2L code pages, before chardet, and only if the body
         decodes strictly and plausibly with it.
+    read_text : bool
+        The caller reads :attr:`Decoded.text` (the encoding middleware, the archive path): a UTF-8
+        body's text is then built by the codec's one pass, which also checks it, instead of the
+        check alone and a second pass when the text is read.  Either way the body is kept as
+        :attr:`Decoded.utf8`.
 
     Returns
     -------
@@ -632,8 +649,9 @@ def decode(body: bytes, content_type: str | None = None, *, force: str | None = 
     if (wide := _step_nul_pattern(body)) is not None:
         said = [step for step in ("header", "meta") if resolve_label(labels[f"declared_{step}"]) == wide[1]]
         return Decoded(wide[0], wide[1], said[0] if said else "nul_pattern", **labels)
-    if _step_utf8(body):
-        return Decoded(body, "utf-8", "utf-8", **labels)
+    valid, utf8_text = _step_utf8(body, build=read_text)
+    if valid:
+        return Decoded(body, "utf-8", "utf-8", **labels, built_text=utf8_text)
     na = _NonAscii(body)
     if (utf8 := _step_utf8_broken(body, na)) is not None:
         return Decoded(utf8[0], "utf-8", "utf-8", replacements=utf8[1], **labels)

@@ -53,6 +53,17 @@ def test_valid_utf8_is_kept_as_its_bytes():
     assert decode(legacy_bytes(_html("fa", "windows-1256"), "cp1256")).utf8 is None
 
 
+def test_read_text_builds_the_text_with_the_check():
+    """``read_text``: a UTF-8 body's text is built by step 2 itself (held from the start), the body
+    still kept as ``utf8``; the decision and every other field are the lazy decoding's."""
+    body = _html("ar", "utf-8").encode("utf-8")
+    lazy, built = decode(body, "text/html"), decode(body, "text/html", read_text=True)
+    assert "text" in vars(built) and built.utf8 is body and built.text == body.decode("utf-8")
+    assert built == lazy and built.text == lazy.text
+    broken = body[:-40] + b"\xff" + body[-40:]
+    assert decode(broken, read_text=True) == decode(broken)  # not UTF-8 as it is: the same later steps
+
+
 @pytest.mark.parametrize("lang", ["fa", "ar"])
 def test_s2_header_utf8_meta_1256_body_1256(lang):
     body = legacy_bytes(_html(lang, "windows-1256"), "cp1256")

@@ -126,7 +126,8 @@ class PageMaker:
         profile = self.profiles.match((old or {}).get("canonical_url") or rec.url)
         if old is None and profile is None and not cfg.all_pages and not cfg.profile and self.profiles.claims(rec.url):
             return Rejected("not_article", rec.offset, rec.url, "a known site's non-article URL")
-        decoded = decode(rec.body, rec.content_type, detected=rec.charset_detected)
+        # read_text: the item's title reads the text (the extraction takes the bytes)
+        decoded = decode(rec.body, rec.content_type, detected=rec.charset_detected, read_text=True)
         algo, params = self._algorithm(profile, old)
         outcome = self._extract(decoded.page, algo, params, rec.url)
         if outcome.config_error:  # a site profile's or --param's parameter the algorithm does not know

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mcecrawl plot: unknown algorithm {args.algorithm!r} "
               f"(available: {', '.join(sorted(algorithms.ALGORITHMS)) or 'none registered yet'})", file=sys.stderr)
         return 2
-    text = decode(body, args.content_type).text
+    text = decode(body, args.content_type, read_text=True).text
     result = algorithms.extract(text, algorithm=args.algorithm, **params)
     try:
         out = plot_region(result, args.output, title=Path(args.page).name)

@@ -89,7 +89,7 @@ def decoded_page(response: Response) -> tuple[str, bytes, dict[str, Any]]:
     if "encoding_original" in meta:
         return response.text, response.body, {k: meta.get(k) for k in PROVENANCE_KEYS}
     ctype = response.headers.get(b"Content-Type")
-    d = decode(response.body, ctype.decode("latin-1") if ctype else None)
+    d = decode(response.body, ctype.decode("latin-1") if ctype else None, read_text=True)
     return d.text, d.utf8 if d.utf8 is not None else d.text.encode("utf-8"), d.provenance()
 
 
