@@ -272,7 +272,7 @@ def speed(args, pages) -> None:
             "article reading": lambda bc: mcecrawl.extract(bc[0], content_type=bc[1], page_type="article"),
             "danag": lambda bc: mcecrawl.extract(bc[0], algorithm="danag", content_type=bc[1]),
             "dana": lambda bc: mcecrawl.extract(bc[0], algorithm="dana", content_type=bc[1]),
-            "resiliparse": lambda bc: extract_plain_text(decode(bc[0], bc[1]).text, main_content=True),
+            "resiliparse": lambda bc: extract_plain_text(decode(bc[0], bc[1], read_text=True).text, main_content=True),
         }
         best = {k: float("inf") for k in runs}
         for _ in range(args.rounds):

@@ -31,10 +31,13 @@ def extractors():
     import trafilatura
     from resiliparse.extract.html2text import extract_plain_text
 
+    def text(body: bytes, ct: str | None) -> str:  # the peers read text: the codec's one pass builds it
+        return decode(body, ct, read_text=True).text
+
     return {
         "scored_regions": lambda body, ct: mcecrawl.extract(body, content_type=ct),
-        "resiliparse": lambda body, ct: extract_plain_text(decode(body, ct).text, main_content=True),
-        "trafilatura": lambda body, ct: trafilatura.extract(decode(body, ct).text, include_comments=False),
+        "resiliparse": lambda body, ct: extract_plain_text(text(body, ct), main_content=True),
+        "trafilatura": lambda body, ct: trafilatura.extract(text(body, ct), include_comments=False),
     }
 
 

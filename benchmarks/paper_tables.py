@@ -158,7 +158,7 @@ def speed(args: argparse.Namespace) -> None:
     def runner(row: Row) -> Any:
         name, params = row
         if name.startswith("peer:"):
-            return lambda bcu: run_peer(name[5:], decode(bcu[0], bcu[1]).text, bcu[2])
+            return lambda bcu: run_peer(name[5:], decode(bcu[0], bcu[1], read_text=True).text, bcu[2])
         return lambda bcu: mcecrawl.extract(bcu[0], algorithm=name, content_type=bcu[1], **params)
 
     runs = {label: runner(row) for label, row in rows.items()}
