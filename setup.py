@@ -1,8 +1,8 @@
-"""Build of the optional compiled line profile (everything else is in pyproject.toml).
+"""Build of the optional compiled modules (everything else is in pyproject.toml).
 
-``mcecrawl/algorithms/_lineprofile.pyx`` is compiled with Cython when Cython and a C compiler are
-there; the extension is ``optional``: where it cannot be built the package still installs and runs
-the numpy reference (``mcecrawl --version`` says which one is in use).  A ``setup.py`` because the
+``mcecrawl/algorithms/_*.pyx`` and ``mcecrawl/corpus/_langid.pyx`` are compiled with Cython when
+Cython and a C compiler are there; each extension is ``optional``: where it cannot be built the
+package still installs and runs the reference (numpy and Python; py3langid's own walk) (``mcecrawl --version`` says which one is in use).  A ``setup.py`` because the
 machines' setuptools (65.x) predates ``ext-modules`` in ``pyproject.toml``.
 """
 from setuptools import Extension, setup
@@ -14,6 +14,8 @@ EXTENSIONS = [
     ("mcecrawl.algorithms._cleaning", "mcecrawl/algorithms/_cleaning.pyx", True),
     # The page-type judgement's pass: plain C over the page's bytes, no dependency.
     ("mcecrawl.algorithms._pagescan", "mcecrawl/algorithms/_pagescan.pyx", False),
+    # Language ID's feature walk (py3langid's DFA): plain C over the text's bytes, no dependency.
+    ("mcecrawl.corpus._langid", "mcecrawl/corpus/_langid.pyx", False),
 ]
 
 

@@ -7,8 +7,9 @@ Inputs (tests/fuzz_pages.py): random bytes, random markup over the tokens the se
 to, and dev pages (``../shared/data``, or ``MCE_DATA_ROOT``) mutated at random.  For each input
 both cores compute every line-profile array and every line-based algorithm's result, and the
 compiled cleaning walk is compared with the reference walks directly on the input's whole trees
-(the region parser's, and one keeping comments and processing instructions); any difference is
-reported.  Before each input the input is written to ``--last`` (default
+(the region parser's, and one keeping comments and processing instructions); language ID's compiled
+walk (``mcecrawl/corpus/_langid.pyx``) is compared with py3langid's own on each input too; any
+difference is reported.  Before each input the input is written to ``--last`` (default
 ``benchmarks/results/fuzz_last_input.bin``): if the compiled code crashes the process, that file
 holds the input that did it.  Exit status 0 only when every input ran and none differed.
 """
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fuzz_pages import differences, fuzz_inputs, seed_pages, walk_differences  # noqa: E402
+from fuzz_pages import differences, fuzz_inputs, langid_differences, seed_pages, walk_differences  # noqa: E402
 from mcecrawl.algorithms import profile_impl  # noqa: E402
 
 
@@ -44,7 +45,7 @@ def main() -> int:
     for i, data in enumerate(fuzz_inputs(args.seed, args.count, pages)):
         args.last.write_bytes(data)
         total_bytes += len(data)
-        diff = differences(data) + walk_differences(data)
+        diff = differences(data) + walk_differences(data) + langid_differences(data)
         if diff:
             bad += 1
             keep = args.last.with_name(f"fuzz_diff_{args.seed}_{i}.bin")

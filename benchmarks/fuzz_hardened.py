@@ -12,9 +12,10 @@ reading one byte past it is a SIGSEGV of this process, not a silent read of a ne
 Each guarded result must equal the same call on ordinary ``bytes`` (benchmarks/fuzz_core.py compares
 those with the numpy reference).  Bad offsets must raise ValueError, never crash.
 
-AddressSanitizer (``--asan``): the Cython-generated C of ``_lineprofile``, ``_cleaning`` and ``_pagescan`` is
-compiled again with ``gcc -fsanitize=address -fno-omit-frame-pointer`` into ``--asan-dir``, and the
-run repeats in a child process started as
+AddressSanitizer (``--asan``): the Cython-generated C of ``_lineprofile``, ``_cleaning``, ``_pagescan`` and
+language ID's ``_langid`` (which reads every input too, guarded as well) is compiled again with
+``gcc -fsanitize=address -fno-omit-frame-pointer`` into ``--asan-dir``, and the run repeats in a child
+process started as
 
     LD_PRELOAD=$(gcc -print-file-name=libasan.so) ASAN_OPTIONS=detect_leaks=0,abort_on_error=1 \\
     PYTHONMALLOC=malloc python benchmarks/fuzz_hardened.py --asan-child DIR ...
@@ -270,6 +271,10 @@ def run(count: int, seed: int, last: Path, big_every: int, walk_every: int, dept
     if c is None or profile_impl.cleaning is None or profile_impl.pagescan is None:
         print(f"nothing to fuzz: {profile_impl.describe()}", file=sys.stderr)
         return 2
+    from mcecrawl.corpus import langid
+
+    # Language ID's compiled walk reads each input too (its model's tables are the shipped ones).
+    walk_tables = langid._identifier(langid.LANGUAGES, langid.COMPILED).walk_tables if langid.compiled else None
     data_root = Path(os.environ.get("MCE_DATA_ROOT") or ROOT.parent / "shared" / "data")
     pages = seed_pages(data_root)
     rng = random.Random(seed)
@@ -301,6 +306,9 @@ def run(count: int, seed: int, last: Path, big_every: int, walk_every: int, dept
             plain = profile_calls(c, data, lambda a: a)
             fenced = profile_calls(c, page.view, guarded)
             diff = [k for k in plain if plain[k] != fenced[k]] + bad_offsets(c, page.view, guarded)
+            if walk_tables is not None and langid.compiled.visit_counts(*walk_tables, page.view) != \
+                    langid.compiled.visit_counts(*walk_tables, data):
+                diff.append("langid/visit_counts")
         finally:
             for g in guards + [page]:
                 g.close()
@@ -324,7 +332,7 @@ def run(count: int, seed: int, last: Path, big_every: int, walk_every: int, dept
 
 # --- AddressSanitizer ------------------------------------------------------------------------------
 
-MODULES = ("_lineprofile", "_cleaning", "_pagescan")
+MODULES = ("algorithms._lineprofile", "algorithms._cleaning", "algorithms._pagescan", "corpus._langid")
 
 
 def build_asan(out: Path) -> list[Path]:
@@ -332,11 +340,12 @@ def build_asan(out: Path) -> list[Path]:
     import lxml
 
     out.mkdir(parents=True, exist_ok=True)
-    src = ROOT / "mcecrawl" / "algorithms"
     includes = [sysconfig.get_paths()["include"], *lxml.get_include()]
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     built = []
-    for name in MODULES:
+    for dotted in MODULES:
+        package, name = dotted.split(".")
+        src = ROOT / "mcecrawl" / package
         c_file = src / f"{name}.c"
         if not c_file.exists():
             subprocess.run([sys.executable, "-m", "cython", "-3", str(src / f"{name}.pyx")], check=True)
@@ -351,11 +360,12 @@ def load_asan_modules(folder: Path) -> None:
     """Import the instrumented modules under the package's names, before profile_impl imports them."""
     import importlib.util
 
-    import mcecrawl.algorithms  # noqa: F401  (the parent package)
+    import mcecrawl.algorithms  # noqa: F401  (the parent packages)
+    import mcecrawl.corpus  # noqa: F401
 
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    for name in MODULES:
-        full = f"mcecrawl.algorithms.{name}"
+    for dotted in MODULES:
+        full, name = f"mcecrawl.{dotted}", dotted.split(".")[1]
         spec = importlib.util.spec_from_file_location(full, folder / f"{name}{suffix}")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)

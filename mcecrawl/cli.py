@@ -45,12 +45,14 @@ class _Version(argparse.Action):
         from importlib.metadata import PackageNotFoundError, version
 
         from mcecrawl.algorithms import profile_impl
+        from mcecrawl.corpus import langid
 
         try:
             release = version("mcecrawl")
         except PackageNotFoundError:  # a source checkout that was never installed
             release = "(not installed)"
-        print(f"mcecrawl {release}\n{profile_impl.describe()}")  # on stdout, as argparse's own version action
+        # on stdout, as argparse's own version action
+        print(f"mcecrawl {release}\n{profile_impl.describe()}\n{langid.describe()}")
         parser.exit()
 
 

@@ -171,6 +171,27 @@ def differences(data: bytes) -> list[str]:
                                                           if getattr(rs, f) != getattr(cs, f)]
 
 
+def langid_differences(data: bytes) -> list[str]:
+    """Where language ID's compiled feature walk (:mod:`mcecrawl.corpus._langid`) and py3langid's own
+    disagree on ``data`` (its counts, as bytes; its guess, read as UTF-8 with replacements); [] where
+    the walk is not built."""
+    from py3langid.langid import visit_counts
+
+    from mcecrawl.corpus import langid
+
+    if langid.compiled is None:
+        return []
+    ref = langid._identifier(langid.LANGUAGES, langid.REFERENCE)
+    want = visit_counts(ref.tk_nextmove, ref._rowbase, ref.tk_output, data)
+    got = langid.compiled.visit_counts(*langid._identifier(langid.LANGUAGES, langid.COMPILED).walk_tables, data)
+    diff = [] if (want is None and got is None) or (want and got and list(want.items()) == list(got.items())) else [
+        "langid/visit_counts"]
+    text = data.decode("utf-8", "replace")
+    if langid.detect(text, implementation=langid.COMPILED) != langid.detect(text, implementation=langid.REFERENCE):
+        diff.append("langid/detect")
+    return diff
+
+
 # Trees as the extraction never parses them: comments and processing instructions kept (the
 # compiled walk hands such a tree back to the reference; it must not crash on it).
 _KEEP_ODD_NODES = etree.HTMLParser(remove_comments=False, remove_pis=False, recover=True, huge_tree=True,

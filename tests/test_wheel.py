@@ -124,11 +124,12 @@ def test_version_says_which_extraction_core_runs(installed):
     assert out.startswith("mcecrawl 0.") and "extraction core:" in out
     names = zipfile.ZipFile(installed.wheel).namelist()
     if os.environ.get("MCE_REQUIRE_COMPILED", "") not in ("", "0"):
-        assert "extraction core: compiled" in out, out
-        assert any("_lineprofile" in n and n.endswith((".so", ".pyd")) for n in names), names
+        assert "extraction core: compiled" in out and "language ID walk: compiled" in out, out
+        for module in ("_lineprofile", "_langid"):
+            assert any(module in n and n.endswith((".so", ".pyd")) for n in names), names
     assert not [n for n in names if n.endswith(".c")]
     forced = _ok(installed.run("mcecrawl", "--version", env={"MCE_PURE_PYTHON": "1"}))
-    assert "extraction core: reference" in forced
+    assert "extraction core: reference" in forced and "language ID walk: reference" in forced
 
 
 def test_demo(installed):

@@ -1,12 +1,20 @@
 """Language ID: accuracy on real fa/ar/ur paragraphs (target >= 0.97), titles, Pashto."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import numpy as np
 import pytest
+from py3langid.langid import visit_counts
 
 from evalsets import langid_samples
+from fuzz_pages import fuzz_inputs, langid_differences, seed_pages
+from mcecrawl.corpus import langid
 from mcecrawl.corpus.langid import LANGUAGES, detect, is_mismatch
+
+# Real pages to mutate, when the dev data is there (MCE_DATA_ROOT, else ../shared/data).
+DATA_ROOT = Path(os.environ.get("MCE_DATA_ROOT") or Path(__file__).resolve().parents[2].parent / "shared" / "data")
 
 # Target for paragraphs (>= 0.97 on real fa/ar/ur paragraphs); titles are reported, with a lower floor
 # (short, ambiguous).
@@ -66,3 +74,74 @@ def test_long_text_is_sampled():
     ("fa", "fa", False), ("fa-IR", "fa", False), ("fa", "ar", True), (None, "fa", False), ("ur", "und", False)])
 def test_is_mismatch(declared, detected, expected):
     assert is_mismatch(declared, detected) is expected
+
+
+# --- the compiled feature walk (mcecrawl/corpus/_langid.pyx) against py3langid's own -------------
+
+compiled_walk = pytest.mark.skipif(langid.compiled is None, reason="the compiled language ID walk is not built "
+                                   "here; `pip install -e .` with a C compiler builds it")
+FUZZ_INPUTS = 300
+
+
+@compiled_walk
+def test_compiled_walk_gives_py3langids_guesses_on_real_text(shared_data):
+    paragraphs, titles = langid_samples(shared_data)
+    texts = [text for _, text in paragraphs + titles] + PASHTO
+    texts += ["\n".join(t for _, t in paragraphs[i:i + 12]) for i in range(0, len(paragraphs), 12)]  # article-size
+    assert len(texts) > 200
+    for text in texts:
+        assert detect(text, implementation=langid.COMPILED) == detect(text, implementation=langid.REFERENCE), text
+
+
+@compiled_walk
+def test_compiled_walk_counts_in_py3langids_order():
+    """The same counts, first met first: the scores sum the features in that order."""
+    ref = langid._identifier(LANGUAGES, langid.REFERENCE)
+    tables = langid._identifier(LANGUAGES, langid.COMPILED).walk_tables
+    for data in ("وزارت امور خارجه ایران".encode(), b"The minister said", b"x" * 5000):
+        want = visit_counts(ref.tk_nextmove, ref._rowbase, ref.tk_output, data)
+        got = langid.compiled.visit_counts(*tables, data)
+        assert want and list(got.items()) == list(want.items())
+    for data in (b"", b"\x00\xff\xfe", b"ab"):  # no feature met
+        assert visit_counts(ref.tk_nextmove, ref._rowbase, ref.tk_output, data) is None
+        assert langid.compiled.visit_counts(*tables, data) is None
+
+
+@compiled_walk
+def test_compiled_walk_refuses_tables_that_do_not_fit():
+    """A model whose transitions lead outside its tables is an error, never a read past a buffer."""
+    nm = np.ones(256, dtype=np.uint32)  # state 0 leads to state 1 ...
+    rowbase = np.array([0], dtype=np.int64)  # ... but only state 0 exists
+    with pytest.raises(ValueError, match="outside its tables"):
+        langid.compiled.visit_counts(nm, rowbase, np.array([-1], dtype=np.int64), b"a")
+    with pytest.raises(ValueError, match="outside its tables"):  # a row past the transitions
+        langid.compiled.visit_counts(nm, np.array([1 << 8], dtype=np.int64), np.array([-1], dtype=np.int64), b"a")
+    with pytest.raises(ValueError, match="does not cover its states"):
+        langid.compiled.visit_counts(nm, np.array([0, 0], dtype=np.int64), np.array([-1], dtype=np.int64), b"a")
+    ok = langid.compiled.visit_counts(np.zeros(256, dtype=np.uint32), np.array([0], dtype=np.int64),
+                                      np.array([7], dtype=np.int64), b"abc")
+    assert ok == {7: 3}
+
+
+@compiled_walk
+def test_compiled_walk_fuzz_bounded():
+    """Random bytes, random markup and mutated real pages: no crash, the same counts and guesses."""
+    pages = seed_pages(DATA_ROOT)
+    for i, data in enumerate(fuzz_inputs(seed=20261127, count=FUZZ_INPUTS, pages=pages)):
+        assert langid_differences(data) == [], f"input {i} ({len(data)} bytes): {data[:200]!r}"
+
+
+def test_pure_python_switch_forces_py3langids_walk(monkeypatch):
+    monkeypatch.setenv(langid.FORCE_REFERENCE_ENV, "1")
+    assert langid.default_implementation() == langid.REFERENCE
+    monkeypatch.setenv(langid.FORCE_REFERENCE_ENV, "0")
+    assert langid.default_implementation() == (langid.COMPILED if langid.compiled else langid.REFERENCE)
+    with pytest.raises(ValueError, match="not available"):
+        detect("متن", implementation="fast")
+
+
+def test_the_compiled_walk_is_built_where_required():
+    """CI sets MCE_REQUIRE_COMPILED=1 (.ci/run): there the compiled walk must be the one in use."""
+    if os.environ.get("MCE_REQUIRE_COMPILED", "") in ("", "0"):
+        pytest.skip("MCE_REQUIRE_COMPILED is not set (CI sets it): py3langid's own walk is allowed here")
+    assert langid.compiled is not None and langid.describe().startswith("language ID walk: compiled")
