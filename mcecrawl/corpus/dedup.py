@@ -34,8 +34,8 @@ from typing import Any, ContextManager, Iterator, NamedTuple, cast
 
 import numpy as np
 
-__all__ = ["DedupResult", "DedupSequence", "DedupStore", "estimate_jaccard", "is_redis_url", "open_dedup_store",
-           "shingle_hashes", "signature"]
+__all__ = ["DedupResult", "DedupSequence", "DedupStore", "Fingerprint", "estimate_jaccard", "fingerprint_of",
+           "is_redis_url", "open_dedup_store", "shingle_hashes", "signature"]
 
 # Character shingle length: docs/decisions.md c.5 (char-5-grams separate Persian near-copies, 0.95,
 # from unrelated texts, 0.02; word shingles are fragile with ZWNJ/space variation).
@@ -126,6 +126,29 @@ def signature(text_norm: str, num_perm: int = NUM_PERM) -> np.ndarray:
         dist = (full[nxt] - idx) % num_perm
         out[idx] = out[full[nxt]] + (np.uint64(1) << np.uint64(32)) * dist.astype(np.uint64)
     return out
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """What :meth:`DedupSequence.check` computes from a text before it looks anything up: its SHA-1
+    and, for a text of ``min_chars`` or more, its :func:`signature` of ``num_perm`` bins.  A crawl's
+    extraction worker computes it beside ``text_norm`` (:class:`mcecrawl.corpus.quality.TextQuality`),
+    off the crawl process, which is the crawl's bottleneck."""
+
+    sha1: str
+    signature: np.ndarray | None
+    num_perm: int
+    min_chars: int
+
+
+def _sha1(text_norm: str) -> str:
+    return hashlib.sha1(text_norm.encode("utf-8")).hexdigest()
+
+
+def fingerprint_of(text_norm: str, num_perm: int = NUM_PERM, min_chars: int = NEAR_DUP_MIN_CHARS) -> Fingerprint:
+    """The :class:`Fingerprint` of ``text_norm`` for a store of ``num_perm`` bins and ``min_chars``."""
+    return Fingerprint(_sha1(text_norm), signature(text_norm, num_perm) if len(text_norm) >= min_chars else None,
+                       num_perm, min_chars)
 
 
 def estimate_jaccard(a: np.ndarray, b: np.ndarray) -> float:
@@ -239,7 +262,7 @@ class DedupSequence:
         raise NotImplementedError
 
     def check(self, text_norm: str, url: str, site: str | None = None, *, record: bool = True,
-              content_sha1: str | None = None) -> DedupResult:
+              content_sha1: str | None = None, fingerprint: Fingerprint | None = None) -> DedupResult:
         """Is ``text_norm`` a copy of another stored text, or ``url``'s own text seen before?
 
         Same URL, same text: ``unchanged_since`` (when it was first seen there), with the
@@ -249,12 +272,15 @@ class DedupSequence:
         hash of the text, reported back on the next change; the hash of ``text_norm`` otherwise),
         then checked against the other documents like a new text.  Without
         ``repeats_are_copies``, ``duplicate_of`` never names ``url`` itself.  New texts and URLs
-        are recorded unless ``record=False``.
+        are recorded unless ``record=False``.  ``fingerprint``: :func:`fingerprint_of` ``text_norm``
+        computed elsewhere; used when it is this text's (its SHA-1 is checked) for this store.
         """
         if not text_norm or not text_norm.strip():
             return DedupResult()
-        sha1 = hashlib.sha1(text_norm.encode("utf-8")).hexdigest()
-        sig = signature(text_norm, self.num_perm) if len(text_norm) >= self.min_chars else None
+        fp = fingerprint
+        if fp is None or (fp.num_perm, fp.min_chars) != (self.num_perm, self.min_chars) or fp.sha1 != _sha1(text_norm):
+            fp = fingerprint_of(text_norm, self.num_perm, self.min_chars)
+        sha1, sig = fp.sha1, fp.signature
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         with self._atomic():
             seen, first, candidates = self._lookup(url, sha1, sig)

@@ -17,7 +17,7 @@ from mcecrawl.corpus.langid import detect, is_mismatch
 from mcecrawl.corpus.normalize import normalize
 
 if TYPE_CHECKING:
-    from mcecrawl.corpus.dedup import DedupSequence
+    from mcecrawl.corpus.dedup import DedupSequence, Fingerprint
 
 __all__ = ["CorpusQuality", "QUALITY_FIELDS", "TextQuality"]
 
@@ -29,7 +29,8 @@ QUALITY_FIELDS = ("text_norm", "lang_detected", "lang_confidence", "lang_mismatc
 @dataclass(frozen=True)
 class TextQuality:
     """The steps of :meth:`CorpusQuality.apply` that read the text and a few record fields only, once
-    the language is known: ``text_norm`` and the date read from ``published_raw`` or the text.
+    the language is known: ``text_norm``, the date read from ``published_raw`` or the text, and the
+    duplicate check's fingerprint of ``text_norm`` (:func:`mcecrawl.corpus.dedup.fingerprint_of`).
 
     A crawl computes it in the extraction worker, beside the extraction, on the worker's core
     (:mod:`mcecrawl.extraction.job`), for the profile's declared language; the crawl process then
@@ -44,6 +45,7 @@ class TextQuality:
     text_norm: str
     date: PublishedDate | None  # found in published_raw or the text
     date_from_spider: bool = False  # none found, but the spider's own ``published`` stands
+    fingerprint: Fingerprint | None = None  # for the dedup store the settings name; None: no store
 
 
 @dataclass
@@ -57,8 +59,10 @@ class CorpusQuality:
     precomputed_used: int = 0  # apply() calls that took their text steps from ``precomputed``
 
     def settings_key(self) -> tuple[Any, ...]:
-        """The configuration :class:`TextQuality` depends on (plain values: sent to a worker)."""
-        return tuple(sorted(self.normalize_params.items())), self.dates
+        """The configuration :class:`TextQuality` depends on (plain values: sent to a worker): the
+        normalisation, the dates, and the dedup store's signature size and shortest near-checked text."""
+        store = (self.store.num_perm, self.store.min_chars) if self.store is not None else None
+        return tuple(sorted(self.normalize_params.items())), self.dates, store
 
     @classmethod
     def from_settings_key(cls, key: tuple[Any, ...]) -> CorpusQuality:
@@ -73,8 +77,13 @@ class CorpusQuality:
                 ) -> TextQuality:
         """``text_norm`` and the date of ``text`` in ``norm_lang``, with ``inputs`` (:meth:`text_inputs`);
         ``dates=False`` leaves the date to the caller (it has the page)."""
-        raw, has_published, _ = inputs
+        raw, has_published, (_, _, store) = inputs
         text_norm = normalize(text, norm_lang, **self.normalize_params)
+        fingerprint = None
+        if store is not None and text_norm.strip():
+            from mcecrawl.corpus.dedup import fingerprint_of
+
+            fingerprint = fingerprint_of(text_norm, *store)
         found, from_spider = None, False
         if self.dates and dates:
             found = extract_published(None, raw=raw, lang=norm_lang, visible=False)
@@ -82,7 +91,7 @@ class CorpusQuality:
                 from_spider = True
             elif found is None:  # last resort: a date written in the article text
                 found = extract_published(None, text=text, lang=norm_lang)
-        return TextQuality(norm_lang, inputs, text_norm, found, from_spider)
+        return TextQuality(norm_lang, inputs, text_norm, found, from_spider, fingerprint)
 
     def identify_language(self, record: MutableMapping[str, Any]) -> None:
         """The language step of :meth:`apply` alone: ``lang_detected``, ``lang_confidence`` and
@@ -122,7 +131,7 @@ class CorpusQuality:
         else:
             tq = self.analyse(text, norm_lang, inputs, dates=html is None)
         record["text_norm"] = tq.text_norm
-        self.mark_duplicates(record)
+        self.mark_duplicates(record, tq.fingerprint)
         if not self.dates:
             return record
         if html is not None:
@@ -135,14 +144,16 @@ class CorpusQuality:
             self._no_date(record, inputs[0])
         return record
 
-    def mark_duplicates(self, record: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
+    def mark_duplicates(self, record: MutableMapping[str, Any], fingerprint: Fingerprint | None = None
+                        ) -> MutableMapping[str, Any]:
         """The duplicate step of :meth:`apply` alone, on a record whose ``text_norm`` is set already
-        (a ``from-warc`` worker's item, marked by the run's one store); a no-op without ``store``."""
+        (a ``from-warc`` worker's item, marked by the run's one store); a no-op without ``store``.
+        ``fingerprint``: of ``text_norm``, computed elsewhere (:class:`TextQuality`)."""
         if self.store is None:
             return record
         url = record.get("canonical_url") or record.get("url") or ""
         res = self.store.check(record["text_norm"], url, record.get("site"),
-                               content_sha1=record.get("content_sha1"))
+                               content_sha1=record.get("content_sha1"), fingerprint=fingerprint)
         record["duplicate_of"] = res.duplicate_of
         record["duplicate_kind"] = res.kind
         record["duplicate_similarity"] = round(res.similarity, 4) if res.kind else None

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from evalsets import article_texts, edit_words, near_dup_eval
-from mcecrawl.corpus.dedup import DedupStore, estimate_jaccard, shingle_hashes, signature
+from mcecrawl.corpus import dedup
+from mcecrawl.corpus.dedup import DedupStore, estimate_jaccard, fingerprint_of, shingle_hashes, signature
 from mcecrawl.corpus.normalize import normalize
 
 # Targets (recall >= 0.95 at precision >= 0.99) on edited copies of real R2L texts.
@@ -42,6 +43,29 @@ def test_densification_fills_every_bin_for_short_text():
     sig = signature("کوتاه است")
     assert (sig != np.uint64(2**64 - 1)).all()
     assert estimate_jaccard(sig, signature("کوتاه است")) == 1.0
+
+
+def test_a_fingerprint_computed_elsewhere_saves_the_signature(monkeypatch):
+    """A worker's fingerprint of the same text, for this store, is used as it is; one of another
+    text or another store's size is not (the SHA-1 and the sizes are checked)."""
+    store = DedupStore(":memory:")
+    text, other = normalize(TEXT, "fa"), normalize(OTHER, "fa")
+    first = fingerprint_of(text)
+    assert first.sha1 == fingerprint_of(text).sha1 and np.array_equal(first.signature, signature(text))
+    assert fingerprint_of("کوتاه").signature is None  # below NEAR_DUP_MIN_CHARS: exact check only
+    near = fingerprint_of(normalize(TEXT.replace("دوشنبه", "یکشنبه"), "fa"))
+    smaller = fingerprint_of(text, num_perm=64)
+    calls = []
+    real = dedup.signature
+    monkeypatch.setattr(dedup, "signature", lambda *a, **k: calls.append(a) or real(*a, **k))
+    assert store.check(text, "http://a/1", "a", fingerprint=first).duplicate_of is None
+    res = store.check(normalize(TEXT.replace("دوشنبه", "یکشنبه"), "fa"), "http://b/1", "b", fingerprint=near)
+    assert res.kind == "near" and res.duplicate_of == "http://a/1"
+    assert calls == []
+    assert store.check(other, "http://c/1", "c", fingerprint=first).duplicate_of is None  # not its text
+    assert len(calls) == 1
+    assert store.check(text, "http://d/1", "d", fingerprint=smaller).kind == "exact"
+    assert len(calls) == 2  # another store's size: computed again
 
 
 def test_exact_and_near_duplicates_marked_with_first_url():

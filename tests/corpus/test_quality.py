@@ -40,6 +40,24 @@ def test_precomputed_text_steps_give_the_same_record(record, config):
     assert list(there.items()) == list(here.items())  # values and field order
 
 
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: r["url"])
+def test_precomputed_fingerprint_leaves_the_crawl_process_only_the_lookup(record, monkeypatch):
+    """With a dedup store, the worker's pass computes the duplicate check's fingerprint too: the
+    record is the same (into a fresh store each), and the crawl process computes no signature."""
+    from mcecrawl.corpus import dedup
+
+    store_here, store_there = dedup.DedupStore(), dedup.DedupStore()
+    here, there = copy.deepcopy(record), copy.deepcopy(record)
+    CorpusQuality(store=store_here).apply(here)
+    quality = CorpusQuality(store=store_there)
+    pre = _precomputed(quality, record)
+    assert (pre[1].fingerprint is None) == (not record["text"])
+    calls = []
+    monkeypatch.setattr(dedup, "signature", lambda *a, **k: calls.append(a))
+    quality.apply(there, precomputed=pre)
+    assert list(there.items()) == list(here.items()) and calls == []
+
+
 @pytest.mark.parametrize("change", ["text", "lang", "published_raw", "published", "settings"])
 def test_precomputed_is_ignored_when_its_inputs_changed(change):
     quality = CorpusQuality()
