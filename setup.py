@@ -2,8 +2,9 @@
 
 ``mcecrawl/algorithms/_*.pyx`` and ``mcecrawl/corpus/_langid.pyx`` are compiled with Cython when
 Cython and a C compiler are there; each extension is ``optional``: where it cannot be built the
-package still installs and runs the reference (numpy and Python; py3langid's own walk) (``mcecrawl --version`` says which one is in use).  A ``setup.py`` because the
-machines' setuptools (65.x) predates ``ext-modules`` in ``pyproject.toml``.
+package still installs and runs the reference (numpy and Python; py3langid's own walk), and
+``mcecrawl --version`` says which one is in use.  A ``setup.py`` because the machines' setuptools
+(65.x) predates ``ext-modules`` in ``pyproject.toml``.
 """
 from setuptools import Extension, setup
 
