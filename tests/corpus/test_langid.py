@@ -145,3 +145,12 @@ def test_the_compiled_walk_is_built_where_required():
     if os.environ.get("MCE_REQUIRE_COMPILED", "") in ("", "0"):
         pytest.skip("MCE_REQUIRE_COMPILED is not set (CI sets it): py3langid's own walk is allowed here")
     assert langid.compiled is not None and langid.describe().startswith("language ID walk: compiled")
+
+
+def test_one_switch_for_both_compiled_parts():
+    """``MCE_PURE_PYTHON`` forces both references; langid spells the name itself so as not to import the
+    extraction core, and it must stay the same name."""
+    from mcecrawl.algorithms import profile_impl
+
+    assert langid.FORCE_REFERENCE_ENV == profile_impl.FORCE_REFERENCE_ENV
+    assert (langid.COMPILED, langid.REFERENCE) == (profile_impl.COMPILED, profile_impl.REFERENCE)
