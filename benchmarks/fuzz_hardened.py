@@ -335,6 +335,12 @@ def run(count: int, seed: int, last: Path, big_every: int, walk_every: int, dept
 MODULES = ("algorithms._lineprofile", "algorithms._cleaning", "algorithms._pagescan", "corpus._langid")
 
 
+def c_source(dotted: str) -> Path:
+    """The Cython-generated C of one of :data:`MODULES` (``package.module`` under ``mcecrawl``)."""
+    package, name = dotted.split(".")
+    return ROOT / "mcecrawl" / package / f"{name}.c"
+
+
 def build_asan(out: Path) -> list[Path]:
     """The compiled modules built again from their Cython C with AddressSanitizer, into ``out``."""
     import lxml
@@ -344,12 +350,10 @@ def build_asan(out: Path) -> list[Path]:
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     built = []
     for dotted in MODULES:
-        package, name = dotted.split(".")
-        src = ROOT / "mcecrawl" / package
-        c_file = src / f"{name}.c"
+        c_file = c_source(dotted)
         if not c_file.exists():
-            subprocess.run([sys.executable, "-m", "cython", "-3", str(src / f"{name}.pyx")], check=True)
-        target = out / f"{name}{suffix}"
+            subprocess.run([sys.executable, "-m", "cython", "-3", str(c_file.with_suffix(".pyx"))], check=True)
+        target = out / f"{dotted.split('.')[1]}{suffix}"
         subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer",
                         *[f"-I{i}" for i in includes], str(c_file), "-o", str(target)], check=True)
         built.append(target)

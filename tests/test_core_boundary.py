@@ -180,7 +180,7 @@ def test_bounded_run_under_address_sanitizer(tmp_path):
         import fuzz_hardened
     finally:
         sys.path.remove(str(BENCH))
-    if not all((ROOT / "mcecrawl" / "algorithms" / f"{m}.c").exists() for m in fuzz_hardened.MODULES):
+    if not all(fuzz_hardened.c_source(m).exists() for m in fuzz_hardened.MODULES):
         pytest.skip("the Cython-generated C is not in this checkout (an installed wheel): build it with setup.py")
     fuzz_hardened.build_asan(tmp_path)
     cmd, env = fuzz_hardened.asan_command(tmp_path, ["--count", "300", "--big-every", "150", "--depth", "2000",
