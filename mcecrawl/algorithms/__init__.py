@@ -250,7 +250,7 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
     else:
         return Extraction("", (), algorithm, params, status="error",
                           reason=f"expected bytes or str, not {type(html).__name__}")
-    if not page.strip():
+    if not page or page.isspace():  # blank: isspace() reads, strip() would copy the page
         return Extraction("", (), algorithm, params, status="empty", reason="empty page",
                           encoding=encoding, encoding_source=source)
     try:

@@ -260,7 +260,7 @@ def judge(html: str | bytes, url: str | None = None, *, tree: Any = None) -> Jud
     ``html`` may also be UTF-8 bytes (a crawl's page, read as it is). ``tree`` (an lxml root of the
     page) is accepted so callers holding one can pass it; the byte-level features do not need it.
     """
-    if not html or not html.strip():
+    if not html or html.isspace():  # blank: isspace() reads, strip() would copy the page
         return Judgement("other", "empty page", 1.0)
     x = features(html, url)
     probs = probabilities(x)

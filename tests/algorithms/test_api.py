@@ -56,6 +56,13 @@ def test_bad_bytes(algorithm, body, status, reason):
 
 
 @pytest.mark.parametrize("algorithm", LINE_BASED)
+def test_a_page_of_unicode_spaces_is_empty(algorithm):
+    """A str page is blank by str's whitespace (U+3000, U+2003 included), as ``str.strip`` has it."""
+    result = mcecrawl.extract(" \u3000\u2003\n", algorithm=algorithm)
+    assert (result.status, result.reason) == ("empty", "empty page")
+
+
+@pytest.mark.parametrize("algorithm", LINE_BASED)
 def test_invalid_utf8_is_decoded_not_raised(algorithm, fa_page):
     body = fa_page.replace("سازمان".encode(), "سازمان".encode()[:-1] + b"\xff", 1)
     result = mcecrawl.extract(body, algorithm=algorithm)

@@ -111,6 +111,7 @@ def test_the_contract():
         Judgement("homepage", "", 0.5)
     assert judge("") == Judgement("other", "empty page", 1.0)
     assert judge("  \n").page_type == "other"
+    assert judge(b" \x0b\x0c\r\n\t") == judge("\u3000\u2003") == Judgement("other", "empty page", 1.0)
 
 
 def test_utf8_bytes_are_judged_as_their_text():
