@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any, Callable, Iterator
 
 from mcecrawl.algorithms.baselines import BASELINE_MODULES, BASELINE_NAMES
+from mcecrawl.algorithms.cleaning import is_blank
 from mcecrawl.algorithms.common import ParamError
 from mcecrawl.algorithms.result import PAGE_TYPES, Extraction, Region
 
@@ -250,7 +251,7 @@ def extract(html: bytes | str, *, algorithm: str = DEFAULT_ALGORITHM, url: str |
     else:
         return Extraction("", (), algorithm, params, status="error",
                           reason=f"expected bytes or str, not {type(html).__name__}")
-    if not page or page.isspace():  # blank: isspace() reads, strip() would copy the page
+    if is_blank(page):
         return Extraction("", (), algorithm, params, status="empty", reason="empty page",
                           encoding=encoding, encoding_source=source)
     try:

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from mcecrawl.algorithms.cleaning import is_blank
 from mcecrawl.algorithms.pagescan import ANCHORS, CLASS_WORDS, MARKS, TAGS
 from mcecrawl.algorithms.profile_impl import page_scan
 from mcecrawl.algorithms.result import PAGE_TYPES
@@ -260,7 +261,7 @@ def judge(html: str | bytes, url: str | None = None, *, tree: Any = None) -> Jud
     ``html`` may also be UTF-8 bytes (a crawl's page, read as it is). ``tree`` (an lxml root of the
     page) is accepted so callers holding one can pass it; the byte-level features do not need it.
     """
-    if not html or html.isspace():  # blank: isspace() reads, strip() would copy the page
+    if is_blank(html):
         return Judgement("other", "empty page", 1.0)
     x = features(html, url)
     probs = probabilities(x)

@@ -23,7 +23,7 @@ from lxml import etree
 
 from mcecrawl.algorithms import profile_impl
 from mcecrawl.algorithms.cleaning import collapse as collapse  # read from here too
-from mcecrawl.algorithms.cleaning import collapse_whitespace
+from mcecrawl.algorithms.cleaning import collapse_whitespace, is_blank
 from mcecrawl.algorithms.cleaning_words import BLOCK_TAGS as BLOCK_TAGS
 from mcecrawl.algorithms.cleaning_words import DROPPED_TAGS as DROPPED_TAGS
 from mcecrawl.folding import BIDI_CONTROLS
@@ -92,7 +92,7 @@ def parse_region(source: str | bytes) -> list[str]:
     If libxml2 gave up on the nesting depth (deeply nested markup), the paragraphs come from
     a linear tag-stripping pass instead, so no text is lost.
     """
-    if not source or source.isspace():  # blank: isspace() reads, strip() would copy it
+    if is_blank(source):
         return []
     root = parse_tree(source)
     if root is None:
@@ -204,7 +204,7 @@ def html_tree(source: str | bytes, dropped: tuple[str, ...] = DROPPED_TAGS) -> t
     """The lxml tree of ``source`` (``str``, or UTF-8 bytes) with the ``dropped`` elements removed,
     or None when it is blank or libxml2 built nothing; and whether libxml2 stopped building it at
     its depth limit (the tree is then cut short)."""
-    if not source or source.isspace():  # blank: isspace() reads, strip() would copy it
+    if is_blank(source):
         return None, False
     parser = _BYTES_PARSER if isinstance(source, bytes) else _PARSER
     try:

@@ -87,7 +87,7 @@ def walk_tables(ident: Any) -> tuple[Any, np.ndarray, np.ndarray]:
 
 
 def _compiled_identifier_class() -> Any:
-    from py3langid.langid import RAW_FLOOR, LanguageIdentifier
+    from py3langid.langid import LanguageIdentifier
 
     class CompiledWalkIdentifier(LanguageIdentifier):  # type: ignore[misc]
         """py3langid's identifier with its feature walk compiled (``_langid.visit_counts``)."""
@@ -98,12 +98,11 @@ def _compiled_identifier_class() -> Any:
 
         def _raw_score(self, text: bytes) -> np.ndarray:
             # py3langid 0.4's _raw_score with its walk swapped (requirements.txt pins 0.4.x; the
-            # tests compare every guess with py3langid's own)
+            # tests compare every guess with py3langid's own); a text that meets no feature is
+            # scored by py3langid itself
             visits = compiled.visit_counts(*self.walk_tables, text)  # type: ignore[union-attr]
-            if visits:
-                scores: np.ndarray = self._sparse_score(visits, self.nb_ptc)
-                return scores
-            return np.full(len(self.nb_classes), 0.0 if self._norm_probs else RAW_FLOOR, dtype=np.float32)
+            scores: np.ndarray = self._sparse_score(visits, self.nb_ptc) if visits else super()._raw_score(text)
+            return scores
 
     return CompiledWalkIdentifier
 
