@@ -60,6 +60,9 @@ TOKENS = (
     # the chrome walk's tags, roles and landmarks (the typed readings)
     b"<header>", b"</header>", b"<footer>", b"<aside>", b"<main>", b"</main>", b"<form>", b'<div role="main">',
     b'<div role="tabpanel" hidden>', b'<div class="sidebar">', b"<noscript>",
+    # overlays: chrome at any size (modal dialogs, closed <dialog>s), and dialogs that are not
+    b'<div role="dialog" aria-modal="true">', b"<div role='alertdialog dialog' aria-modal=' TRUE'>",
+    b'<div role="dialog" aria-modal="false">', b"<dialog>", b"</dialog>", b"<dialog open>", b'<dialog open="">',
     # the page-type scan's tags, class words, prices, marks and markup anchors
     b"<h2>", b"<h3><a href=/t>", b"<pre><code>", b"<li class='post reply'>", b'<a class="card item">',
     b"class=", b"class='", b"<form>", b"<input ", b"<button>", b"<blockquote>", b"<dt>", b"<img ",

@@ -35,6 +35,8 @@ from lxml.includes.tree cimport xmlAttr, xmlNode
 
 cetree.import_lxml__etree()
 
+from mcecrawl.algorithms.cleaning_words import MODAL_ROLES
+
 cdef enum:
     MAX_CLUTTER_ATTRS = 16  # attribute names the caller's clutter test reads (scored_regions.CLUTTER_ATTRIBUTES)
 
@@ -749,8 +751,20 @@ cdef bint _in_article_section(xmlNode* c) noexcept:
     return False
 
 
+cdef bint _overlay(xmlNode* c, str tag, object role) except -1:
+    """``chrome.overlay``: a modal dialog (an ARIA dialog role with ``aria-modal="true"``) or a
+    ``<dialog>`` without ``open``."""
+    if tag == "dialog" and _attr(c, b"open") is None:
+        return True
+    if role is None or not MODAL_ROLES.intersection(role.lower().split()):
+        return False
+    aria_modal = _attr(c, b"aria-modal")
+    return aria_modal is not None and aria_modal.strip().lower() == "true"
+
+
 def chrome_walk(cetree._Element body not None, judge, double limit, bint item_parts):
     """``chrome.chrome_walk(body, judge, limit, item_parts)``: ``(found, mains)``, the chrome to drop
+    (an overlay, :func:`_overlay`, without asking ``judge``)
     as ``[element, its words or None, a lower bound of them]`` and the ``<main>``/``role=main``
     elements left, both in document order; None when the tree holds a node kind the reference walks
     differently (then the caller runs the reference).
@@ -762,7 +776,7 @@ def chrome_walk(cetree._Element body not None, judge, double limit, bint item_pa
         raise ValueError("chrome_walk: the element has no libxml2 node")
     cdef xmlNode* top = body._c_node
     cdef xmlNode* nxt
-    cdef bint odd = False, in_content, main, descend
+    cdef bint odd = False, in_content, main, descend, overlay
     cdef Py_ssize_t depth = 1, content_depth = 0  # content_depth: the open landmark's depth, 0 outside one
     cdef Py_ssize_t counts[3]
     cdef list found = [], mains = []
@@ -775,20 +789,24 @@ def chrome_walk(cetree._Element body not None, judge, double limit, bint item_pa
             return None
         tag = PyUnicode_DecodeUTF8(<char*>c.name, strlen(<char*>c.name), NULL)
         role = _attr(c, b"role")
-        style, hidden, aria_hidden = _attr(c, b"style"), _attr(c, b"hidden"), _attr(c, b"aria-hidden")
         in_content = content_depth > 0
-        if in_content and style is None and hidden is None and aria_hidden is None:
-            key = (tag, role)  # visible, in content: its class/id are not read
+        overlay = _overlay(c, tag, role)
+        if overlay:
+            known = True  # chrome at any size, not asked of judge
         else:
-            key = (tag, role, _attr(c, b"class"), _attr(c, b"id"), style, hidden, aria_hidden, in_content)
-        known = memo.get(key)
-        if known is None:
-            held = cetree.elementFactory(body._doc, c)  # keeps c's subtree allocated whatever the callback does
-            known = memo[key] = bool(judge(held, in_content))
-            if not _still_under(c, top, depth):
-                raise RuntimeError("chrome_walk: judge changed the tree (moved or removed the element it was given "
-                                   "or an ancestor); it must only read it")
-            held = None
+            style, hidden, aria_hidden = _attr(c, b"style"), _attr(c, b"hidden"), _attr(c, b"aria-hidden")
+            if in_content and style is None and hidden is None and aria_hidden is None:
+                key = (tag, role)  # visible, in content: its class/id are not read
+            else:
+                key = (tag, role, _attr(c, b"class"), _attr(c, b"id"), style, hidden, aria_hidden, in_content)
+            known = memo.get(key)
+            if known is None:
+                held = cetree.elementFactory(body._doc, c)  # keeps c's subtree allocated whatever the callback does
+                known = memo[key] = bool(judge(held, in_content))
+                if not _still_under(c, top, depth):
+                    raise RuntimeError("chrome_walk: judge changed the tree (moved or removed the element it was "
+                                       "given or an ancestor); it must only read it")
+                held = None
         main = tag == "main" or role == "main"
         descend = True
         if known and not (item_parts and (tag == "header" or tag == "footer") and _in_article_section(c)):
@@ -796,8 +814,8 @@ def chrome_walk(cetree._Element body not None, judge, double limit, bint item_pa
                 return None
             # a word is one non-space character at least: under the limit's characters, under its
             # words; at the limit's words joined, a layout wrapper (kept); between, counted
-            n = None if counts[2] < limit else counts[0] if counts[1] < limit else counts[1]
-            if n is None or n < limit:
+            n = None if counts[2] < limit else counts[0] if counts[1] < limit or overlay else counts[1]
+            if n is None or n < limit or overlay:
                 found.append([cetree.elementFactory(body._doc, c), n, counts[1]])
                 descend = False
         if descend:

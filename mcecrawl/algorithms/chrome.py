@@ -15,8 +15,9 @@ function each:
    landmarks of chrome, hidden elements (tab panels aside) and Readability's boilerplate class/id
    words (outside the content's ``<main>``/``<article>``) are dropped, unless the element holds
    :data:`CHROME_MAX_SHARE` of the page's words or more (a ``"page has-sidebar"`` wrapper around
-   everything is layout, not chrome); for listings and collections an ``<article>``'s own header
-   and footer stay (the item's byline and date).  One walk, not entering the chrome it drops,
+   everything is layout, not chrome; a modal or closed dialog, :func:`overlay`, is chrome at any
+   size); for listings and collections an ``<article>``'s own header and footer stay (the item's
+   byline and date).  One walk, not entering the chrome it drops,
    judging each element by a per-page memo of the attributes the test reads (:func:`chrome_walk`,
    compiled over libxml2's nodes when built); the words left are kept up to date through each
    removal for phase 4.
@@ -134,6 +135,19 @@ def is_chrome(el: Any, keep: re.Pattern[str] | None = None, *, in_content: bool 
     return cleaning.is_boilerplate(tag, words, bits) or bool(bits & cleaning.WORD_BITS["notice"])
 
 
+def overlay(tag: str, role: str | None, get: Any) -> bool:
+    """Whether an element (``get`` reads its attributes) is a dialog that is chrome at any size: a
+    modal one (:func:`mcecrawl.algorithms.cleaning.is_modal`: the page behind it is inert while it
+    shows, WAI-ARIA 1.2 §6.7; a consent manager, a sign-up form, a legal text) or an HTML
+    ``<dialog>`` without ``open`` (not rendered, HTML §4.11.4).  Neither is the layout around the
+    content, whatever share of the page's words it holds: a consent manager's preference centre held
+    most of the words of a short thread (wcxb_dev, gold types: forum 0.765 -> 0.775, listing 0.718
+    -> 0.725, service 0.833 -> 0.833; docs/history.md, "Dialogs are chrome at any size")."""
+    if tag == "dialog" and get("open") is None:
+        return True
+    return role is not None and cleaning.is_modal(role, get("aria-modal"))
+
+
 def xml_text(text: str) -> str:
     """``text`` with the characters lxml refuses to set (:data:`_NOT_XML`) as spaces."""
     return _NOT_XML.sub(" ", text)
@@ -179,8 +193,9 @@ _LANDMARK_TAGS = frozenset({"main", "article"})
 _ITEM_PARTS = frozenset({"header", "footer"})
 def strip_chrome(body: Any, keep: re.Pattern[str] | None = None, *, item_parts: bool = False) -> None:
     """Phase 3: drop the chrome (:func:`is_chrome`, ``keep`` as there) holding less than
-    :data:`CHROME_MAX_SHARE` of the page's words, in place; with ``item_parts``, an ``<article>``'s
-    own ``<header>`` and ``<footer>`` (an item's byline and date, HTML's sectioning) stay.  The walk
+    :data:`CHROME_MAX_SHARE` of the page's words, and every :func:`overlay`, in place; with
+    ``item_parts``, an ``<article>``'s own ``<header>`` and ``<footer>`` (an item's byline and date,
+    HTML's sectioning) stay.  The walk
     does not enter what it drops, and counts the words of chrome only (the decisions do not depend
     on each other)."""
     _strip(body, keep, item_parts)
@@ -216,8 +231,9 @@ def chrome_walk(body: Any, judge: Callable[[Any, bool], bool], limit: float,
     ``body``'s descendants in document order, each judged chrome or not by ``judge(element,
     in_content)`` (``in_content``: inside a content landmark) once per distinct value of the
     attributes :func:`is_chrome` reads, not entering the chrome found; a landmark's descendants are
-    walked where it stands, as in content.  Returns the chrome holding fewer than ``limit`` words, as
-    ``[element, its words or None, a lower bound of them]``, and the ``<main>``/``role=main``
+    walked where it stands, as in content; an :func:`overlay` is chrome without asking ``judge``.
+    Returns the chrome holding fewer than ``limit`` words, and every overlay, as ``[element, its
+    words or None, a lower bound of them]``, and the ``<main>``/``role=main``
     elements outside it, both in document order.  The tree is not changed."""
     memo: dict[tuple[Any, ...], bool] = {}  # the attributes is_chrome reads -> its answer
     chrome: list[list[Any]] = []
@@ -230,22 +246,26 @@ def chrome_walk(body: Any, judge: Callable[[Any, bool], bool], limit: float,
             tag = el.tag
             get = el.get
             role = get("role")
-            style, hidden, aria_hidden = get("style"), get("hidden"), get("aria-hidden")
-            if in_content and style is None and hidden is None and aria_hidden is None:
-                key: tuple[Any, ...] = (tag, role)  # visible, in content: its class/id are not read
-            else:
-                key = (tag, role, get("class"), get("id"), style, hidden, aria_hidden, in_content)
-            is_ = memo.get(key)
-            if is_ is None:
-                is_ = memo[key] = judge(el, in_content)
+            is_overlay = is_ = overlay(tag, role, get)  # chrome at any size, not asked of judge
+            if not is_overlay:
+                style, hidden, aria_hidden = get("style"), get("hidden"), get("aria-hidden")
+                if in_content and style is None and hidden is None and aria_hidden is None:
+                    key: tuple[Any, ...] = (tag, role)  # visible, in content: its class/id are not read
+                else:
+                    key = (tag, role, get("class"), get("id"), style, hidden, aria_hidden, in_content)
+                known = memo.get(key)
+                if known is None:
+                    known = memo[key] = judge(el, in_content)
+                is_ = known
             main = tag == "main" or role == "main"
             if is_ and not (item_parts and tag in _ITEM_PARTS and _section_of(el) == "article"):
                 parts = _joined_text(el).split()
                 least = len(parts)
                 # a word is one non-space character at least: under the limit's characters, under
-                # its words; at the limit's words joined, a layout wrapper (kept); between, counted
-                n = None if sum(map(len, parts)) < limit else words(el) if least < limit else least
-                if n is None or n < limit:
+                # its words; at the limit's words joined, a layout wrapper (kept: an overlay is
+                # counted and dropped); between, counted
+                n = None if sum(map(len, parts)) < limit else words(el) if least < limit or is_overlay else least
+                if n is None or n < limit or is_overlay:
                     chrome.append([el, n, least])
                     it.skip_subtree()
                     continue
@@ -404,5 +424,5 @@ def content_root(text: str | bytes, keep: re.Pattern[str] | None = None, *, item
 
 
 __all__ = ["CHROME_MAX_SHARE", "CTA_MAX_WORDS", "chrome_walk", "content_root", "drop_link_buttons", "drop_link_lists",
-           "drop_marked", "hidden_panel", "is_chrome", "main_container", "page_tree",
+           "drop_marked", "hidden_panel", "is_chrome", "main_container", "overlay", "page_tree",
            "strip_chrome", "text_blocks", "word_counts", "words", "least_words", "xml_text"]

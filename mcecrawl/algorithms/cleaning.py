@@ -332,8 +332,14 @@ def modal_tag(tag: bytes) -> bool:
     if not _MAYBE_MODAL.search(tag):
         return False
     get = attributes(tag).get
-    return bool(MODAL_ROLES.intersection((get("role") or "").lower().split())) \
-        and (get("aria-modal") or "").strip().lower() == "true"
+    return is_modal(get("role"), get("aria-modal"))
+
+
+def is_modal(role: str | None, aria_modal: str | None) -> bool:
+    """Whether an element's ``role`` and ``aria-modal`` values make it a modal dialog: an ARIA
+    dialog role (:data:`MODAL_ROLES`) with ``aria-modal="true"``."""
+    return role is not None and bool(MODAL_ROLES.intersection(role.lower().split())) \
+        and (aria_modal or "").strip().lower() == "true"
 
 
 # --- the rules (tree) ----------------------------------------------------------------------------

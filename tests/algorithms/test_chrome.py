@@ -42,6 +42,43 @@ def test_strip_chrome_drops_chrome_and_keeps_the_page_layout():
     assert "word" in text and not any(w in text for w in ("Home", "Related", "Copyright"))
 
 
+# A thread of two short posts behind a cookie consent manager's preference centre that holds most of
+# the page's words (a modal dialog), and a closed <dialog> of a newsletter form.
+CONSENT = " ".join(["These technologies help us understand how our site is used and which pages are read."] * 12)
+THREAD = ("<html><body><main><h1>New case: what are these two holes for?</h1>"
+          "<div class='post'><p>Does anyone know what these two holes in the case are for?</p></div>"
+          "<div class='post'><p>I heard the rear one is for an external link device.</p></div>"
+          "<div class='post'><p>Not sure about the one on the bottom with the fans.</p></div></main>"
+          "<dialog><p>Sign up for our newsletter and get the best deals of the week first.</p></dialog>"
+          f"<div id='consent-sdk' role='dialog' aria-modal='true'><h2>Manage Consent Preferences</h2><p>{CONSENT}</p>"
+          "</div></body></html>")
+
+
+def test_a_modal_or_closed_dialog_is_chrome_at_any_size():
+    """A modal dialog holding most of the page's words is still chrome (the share bound keeps a layout
+    wrapper, never an overlay); so is a ``<dialog>`` not open; an open one and a non-modal dialog
+    role are judged as any element."""
+    text = "\n".join(threads.thread_content(THREAD))
+    assert "external link device" in text and "bottom with the fans" in text
+    assert "Consent" not in text and "technologies" not in text and "newsletter" not in text
+    open_dialog = THREAD.replace("<dialog>", "<dialog open>").replace("aria-modal='true'", "aria-modal='false'")
+    text = "\n".join(chrome.text_blocks(chrome.content_root(open_dialog)))
+    assert "newsletter" in text and "technologies" in text
+
+
+@pytest.mark.parametrize("tag, attributes, is_overlay", [
+    ("div", {"role": "dialog", "aria-modal": "true"}, True),
+    ("div", {"role": "alertdialog", "aria-modal": " TRUE "}, True),
+    ("div", {"role": "dialog", "aria-modal": "false"}, False),  # a product's "Description" sheet
+    ("div", {"role": "dialog"}, False),
+    ("div", {"class": "dialog", "aria-modal": "true"}, False),  # a class word is no role
+    ("dialog", {}, True),
+    ("dialog", {"open": ""}, False),
+])
+def test_overlay(tag, attributes, is_overlay):
+    assert chrome.overlay(tag, attributes.get("role"), attributes.get) is is_overlay
+
+
 # --- the chrome walk against its reference ---------------------------------------------------------
 # The walk (chrome._strip) judges each element once, memoised by the attributes is_chrome reads,
 # walks the content landmarks' descendants where they stand and keeps the words left up to date
@@ -55,11 +92,12 @@ def _reference_strip(body, keep=None, *, item_parts=False):
     walk = etree.iterwalk(body, events=("start",))
     next(walk)
     for _, el in walk:
-        if not (el.tag in chrome.CHROME_TAGS or el.attrib):
+        if not (el.tag in chrome.CHROME_TAGS or el.tag == "dialog" or el.attrib):
             continue
         if item_parts and el.tag in ("header", "footer") and chrome._section_of(el) == "article":
             continue
-        if chrome.is_chrome(el, keep, in_content=el in inside) and chrome.words(el) < limit:
+        if chrome.overlay(el.tag, el.get("role"), el.get) or (
+                chrome.is_chrome(el, keep, in_content=el in inside) and chrome.words(el) < limit):
             found.append(el)
             walk.skip_subtree()
     for el in found:
@@ -101,6 +139,8 @@ _PIECES = (
     "</span>", "<a href='/x'>", "</a>", "<h1>", "</h1>", "<h3>", "</h3>",
     "<li><a href='/y'>go</a></li>", "<br>", "word ", "two words ", "glued", "\x0b", "\x01",
     " ", "\n", "\xa0", "many words in a row here for the share ", "<script>x = 1</script>", "<noscript>", "</noscript>",
+    "<div role='dialog' aria-modal='true'>", "<div role='AlertDialog' aria-modal=' true '>", "<div role='dialog'>",
+    "<dialog>", "</dialog>", "<dialog open>",
 )
 
 
