@@ -66,6 +66,20 @@ def test_a_modal_or_closed_dialog_is_chrome_at_any_size():
     assert "newsletter" in text and "technologies" in text
 
 
+def test_the_parts_of_a_form_without_a_form_are_chrome():
+    """A collection's filter panel built of fieldsets and labels with no <form> around them: its
+    captions go with its (dropped) controls; the grid stays."""
+    cards = "".join(f"<li><h3><a href='/p/{i}'>Oak bookcase number {i}, five shelves</a></h3><p>$ {90 + i}</p></li>"
+                    for i in range(8))
+    page = ("<html><body><main><h1>Bookcases</h1><div class='filters'><fieldset><legend>Price range</legend>"
+            "<input type='checkbox' id='p1'><span>$50 to $100</span></fieldset>"
+            "<label for='sort'>Sort by:</label><select id='sort'><option>Best match</option></select></div>"
+            f"<ul class='grid'>{cards}</ul></main></body></html>")
+    text = "\n".join(chrome.text_blocks(chrome.content_root(page)))
+    assert "Oak bookcase number 7" in text and "Bookcases" in text
+    assert not any(w in text for w in ("Price range", "$50 to $100", "Sort by"))
+
+
 @pytest.mark.parametrize("tag, attributes, is_overlay", [
     ("div", {"role": "dialog", "aria-modal": "true"}, True),
     ("div", {"role": "alertdialog", "aria-modal": " TRUE "}, True),
