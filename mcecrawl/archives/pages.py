@@ -9,6 +9,7 @@ marked by the run, which sees every worker's items).
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -80,12 +81,27 @@ class _ProfileMatcher:
         return any(p.is_live(url) for p in self.all)
 
 
-def _title(html: str) -> str | None:
-    import parsel
+# The item's title: the page's og:title, else the text of its <h1>s, else its <title> (the CSS
+# selectors meta[property="og:title"]::attr(content), "h1 ::text" and title::text as parsel
+# compiles them, as a crawl's items read them), read from the page parsed once for the title and
+# the dates (as HTML, as a crawl's selectors read it: parsel given a page's text alone reads one
+# that starts with an XML declaration as XML, where an XHTML page's namespaced <title> is no
+# "title", and the item had no title of its own).
+_OG_TITLE = "descendant-or-self::meta[@property = 'og:title']/@content"
+_H1_TEXT = "descendant-or-self::h1/descendant-or-self::text()"
+_TITLE_TEXT = "descendant-or-self::title/text()"
+# A feed's titles are CDATA sections, which HTML's parser keeps as text.
+_CDATA = re.compile(r"\A\s*<!\[CDATA\[(.*)\]\]>\s*\Z", re.S)
 
-    sel = parsel.Selector(text=html)
-    title = sel.css('meta[property="og:title"]::attr(content)').get() or " ".join(sel.css("h1 ::text").getall()) \
-        or sel.css("title::text").get()
+
+def _title(doc: Any) -> str | None:
+    """The item title of a page parsed by :func:`mcecrawl.corpus.dates.parse_page` (None: no page)."""
+    if doc is None:
+        return None
+    title = next(iter(doc.xpath(_OG_TITLE)), None) or " ".join(doc.xpath(_H1_TEXT)) \
+        or next(iter(doc.xpath(_TITLE_TEXT)), None)
+    if title and (cdata := _CDATA.match(title)):
+        title = cdata.group(1)
     return (" ".join(title.split()) or None) if title else None
 
 
@@ -106,6 +122,7 @@ class PageMaker:
         """The item of ``rec``, or why there is none (``prefiltered``: the reader ran
         :attr:`prefilter` already, :func:`~mcecrawl.archives.reader.iter_records`'s ``want``)."""
         from mcecrawl.algorithms import sniff_binary
+        from mcecrawl.corpus.dates import parse_page
         from mcecrawl.encoding import decode
 
         cfg = self.config
@@ -126,7 +143,7 @@ class PageMaker:
         profile = self.profiles.match((old or {}).get("canonical_url") or rec.url)
         if old is None and profile is None and not cfg.all_pages and not cfg.profile and self.profiles.claims(rec.url):
             return Rejected("not_article", rec.offset, rec.url, "a known site's non-article URL")
-        # read_text: the item's title reads the text (the extraction takes the bytes)
+        # read_text: the item's title and dates read the text (the extraction takes the bytes)
         decoded = decode(rec.body, rec.content_type, detected=rec.charset_detected, read_text=True)
         algo, params = self._algorithm(profile, old)
         outcome = self._extract(decoded.page, algo, params, rec.url)
@@ -136,7 +153,8 @@ class PageMaker:
             return Rejected(f"extraction_{outcome.status}", rec.offset, rec.url, outcome.reason)
         if cfg.page_types and (outcome.page_type or UNJUDGED) not in cfg.page_types:
             return Rejected("page_type", rec.offset, rec.url, outcome.page_type or UNJUDGED)
-        item = self._item(rec, decoded, profile, algo, outcome, host)
+        doc = parse_page(decoded.text)  # once, for the title and the dates
+        item = self._item(rec, decoded, doc, profile, algo, outcome, host)
         if rec.truncated:  # kept by --keep-failed: the text is of a cut page, and the status says so
             item["status"] = "truncated_record"
             item["reason"] = rec.truncated + (f"; extraction {outcome.status}" if outcome.status != "ok" else "")
@@ -145,7 +163,7 @@ class PageMaker:
         self.quality.identify_language(item)  # first: a page in another language skips text_norm and dates
         if cfg.langs and item["lang_detected"] not in cfg.langs and old is None:
             return Rejected("lang", rec.offset, rec.url, item["lang_detected"])
-        self.quality.apply(item, html=decoded.text, identified=True)
+        self.quality.apply(item, html=decoded.text, identified=True, doc=doc)
         if not item.get("lang"):  # no profile, no crawl: the detected language is the page's
             item["lang"] = item["lang_detected"]
             item["lang_mismatch"] = False
@@ -173,7 +191,7 @@ class PageMaker:
         return run_job(ExtractionJob(page=data, algorithm=algo, params=params, url=url))
 
     @staticmethod
-    def _item(rec: Record, decoded: Any, profile: Any, algo: str, outcome: Any, host: str) -> dict[str, Any]:
+    def _item(rec: Record, decoded: Any, doc: Any, profile: Any, algo: str, outcome: Any, host: str) -> dict[str, Any]:
         from mcecrawl.itemschema import SCHEMA_VERSION
         from mcecrawl.jsonlines import sanitize
 
@@ -184,7 +202,7 @@ class PageMaker:
             "site": profile.name if profile is not None else host,
             "site_name": profile.site if profile is not None else host,
             "lang": profile.lang if profile is not None else None,
-            "title": _title(decoded.text) or outcome.title,
+            "title": _title(doc) or outcome.title,
             "authors": [],
             "text": text,
             "paragraphs": [sanitize(p) for p in outcome.paragraphs],

@@ -243,14 +243,21 @@ _META_XPATHS = (
 
 
 def parse_page(html: str | None) -> Any:
-    """The lxml document of ``html`` for :func:`extract_published`'s ``doc``; None when there is
-    no page or lxml cannot parse it."""
+    """The lxml document of ``html`` for :func:`extract_published`'s ``doc`` (and the archive path's
+    item title); None when there is no page or lxml cannot parse it.
+
+    Read as parsel (Scrapy's selectors) reads a page: its UTF-8 bytes, stripped, NUL characters
+    dropped, by lxml's HTML parser without its size limits.  A ``str`` given to lxml whole is refused
+    when the page declares its encoding in an XML declaration (an XHTML page, a feed: ValueError),
+    which left such pages without their JSON-LD and meta dates."""
     if not html:
         return None
+    from lxml import etree
     from lxml import html as lxml_html
 
+    body = html.strip().replace("\x00", "").encode("utf-8", "replace") or b"<html/>"
     try:
-        return lxml_html.document_fromstring(html)
+        return etree.fromstring(body, lxml_html.HTMLParser(recover=True, encoding="utf-8", huge_tree=True))
     except (ValueError, TypeError, Exception):  # lxml raises ParserError on empty documents
         return None
 

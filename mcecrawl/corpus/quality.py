@@ -106,8 +106,8 @@ class CorpusQuality:
         record["lang_mismatch"] = is_mismatch(record.get("lang"), record["lang_detected"])
 
     def apply(self, record: MutableMapping[str, Any], html: str | None = None,
-              precomputed: tuple[str, TextQuality] | None = None, *, identified: bool = False
-              ) -> MutableMapping[str, Any]:
+              precomputed: tuple[str, TextQuality] | None = None, *, identified: bool = False,
+              doc: Any = None) -> MutableMapping[str, Any]:
         """Fill the quality fields of ``record`` (a dict or an ItemAdapter) in place and return it.
 
         ``record`` needs ``text`` and may have ``lang`` (declared), ``url``/``canonical_url``,
@@ -116,7 +116,8 @@ class CorpusQuality:
         ``precomputed``: ``(text, TextQuality)``, :meth:`analyse` done elsewhere (an extraction
         worker); used when the text, language and inputs are this record's, else computed here.
         ``identified``: :meth:`identify_language` ran on the record already (``from-warc`` rejects
-        a page by its language before the other steps).
+        a page by its language before the other steps).  ``doc``: ``html`` already parsed
+        (:func:`mcecrawl.corpus.dates.parse_page`; ``from-warc`` reads its item title there too).
         """
         text = record.get("text") or ""
         declared = record.get("lang")
@@ -135,7 +136,7 @@ class CorpusQuality:
         if not self.dates:
             return record
         if html is not None:
-            self._date(record, html, norm_lang)
+            self._date(record, html, norm_lang, doc)
         elif tq.date is not None:
             self._set_date(record, tq.date)
         elif tq.date_from_spider:
@@ -177,9 +178,10 @@ class CorpusQuality:
         record["published_raw"] = raw
 
     @classmethod
-    def _date(cls, record: MutableMapping[str, Any], html: str | None, lang: str | None) -> None:
+    def _date(cls, record: MutableMapping[str, Any], html: str | None, lang: str | None, doc: Any = None) -> None:
         raw = record.get("published_raw")
-        doc = parse_page(html)  # parsed once for both look-ups
+        if doc is None:
+            doc = parse_page(html)  # parsed once for both look-ups
         found = extract_published(raw=raw, lang=lang, visible=False, doc=doc)
         if found is None and record.get("published"):  # the spider parsed a form we do not know
             record["calendar"], record["published_source"] = "gregorian", "spider"

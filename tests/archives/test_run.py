@@ -59,6 +59,34 @@ def test_encodings_languages_and_provenance(tmp_path):
     assert s.reasons == {"prefilter": 1} and s.records == 4 and s.kept == 3
 
 
+def test_titles_and_dates_read_from_one_parse_of_the_page(tmp_path, monkeypatch):
+    """The item's title (og:title, else the <h1>s, else <title>) and its dates come from one parse of
+    the page; an XHTML page that declares its encoding in an XML declaration is read as HTML, as a
+    crawl's selectors read it: its <title> and its JSON-LD date are found (parsel read it as XML,
+    where the namespaced <title> is no "title", and lxml refused the string for the dates)."""
+    from mcecrawl.corpus import dates
+
+    calls = []
+    parse = dates.parse_page
+    monkeypatch.setattr(dates, "parse_page", lambda html: calls.append(1) or parse(html))
+    body = "".join(f"<p>{p}</p>" for p in PARAS_FA)
+    xhtml = ('<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml" lang="fa"><head>'
+             '<title>عنوان صفحه</title><script type="application/ld+json">{"@type": "NewsArticle", '
+             '"datePublished": "2024-03-05T10:00:00Z"}</script></head><body><article>'
+             f"{body}</article></body></html>")
+    og_title = '<head><meta property="og:title" content=" سرخط  خبر ">'
+    og = page(_variant(PARAS_FA, 3), title="خبر").replace("<head>", og_title)
+    path = tmp_path / "a.warc.gz"
+    write_warc(path, [("http://a.ir/x", xhtml.encode()), ("http://a.ir/og", og.encode())])
+    out = tmp_path / "c.jsonl"
+    run(RunOptions([str(path)], str(out), workers=1))
+    items = {i["url"]: i for i in _items(out)}
+    assert items["http://a.ir/x"]["title"] == "عنوان صفحه"
+    assert items["http://a.ir/x"]["published"].startswith("2024-03-05")
+    assert items["http://a.ir/og"]["title"] == "سرخط خبر"
+    assert len(calls) == 2  # one parse per record
+
+
 def test_items_follow_the_item_schema(tmp_path):
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((ROOT / "mcecrawl" / "schema" / "item.schema.json").read_text("utf-8"))
