@@ -12,6 +12,7 @@ input that did it where a person can find it.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from pathlib import Path
@@ -63,6 +64,8 @@ TOKENS = (
     # overlays: chrome at any size (modal dialogs, closed <dialog>s), and dialogs that are not
     b'<div role="dialog" aria-modal="true">', b"<div role='alertdialog dialog' aria-modal=' TRUE'>",
     b'<div role="dialog" aria-modal="false">', b"<dialog>", b"</dialog>", b"<dialog open>", b'<dialog open="">',
+    # chains of nested chrome (layout wrappers, one per level)
+    b"<nav><nav><nav><nav><nav><nav><nav><nav>", b"</nav></nav></nav></nav>", b'<div class="sidebar"><aside><nav>',
     # the page-type scan's tags, class words, prices, marks and markup anchors
     b"<h2>", b"<h3><a href=/t>", b"<pre><code>", b"<li class='post reply'>", b'<a class="card item">',
     b"class=", b"class='", b"<form>", b"<input ", b"<button>", b"<blockquote>", b"<dt>", b"<img ",
@@ -266,10 +269,24 @@ def chrome_differences(data: bytes) -> list[str]:
             def judge(el: Any, in_content: bool) -> bool:
                 return chrome.is_chrome(el, keep, in_content=in_content)
 
-            got = compiled.chrome_walk(body, judge, limit, item_parts)
-            if got is not None and got != chrome.chrome_walk(body, judge, limit, item_parts):
-                diff.append(f"chrome walk ({name} tree{', item parts' if item_parts else ''})")
+            for layout_counts in (chrome.LAYOUT_COUNTS, 1):  # and every element's words counted at once
+                with _layout_counts(compiled, layout_counts):
+                    got = compiled.chrome_walk(body, judge, limit, item_parts)
+                    if got is not None and got != chrome.chrome_walk(body, judge, limit, item_parts):
+                        diff.append(f"chrome walk ({name} tree{', item parts' if item_parts else ''}, "
+                                    f"words table after {layout_counts})")
     return diff
+
+
+@contextlib.contextmanager
+def _layout_counts(compiled: Any, n: int) -> Iterator[None]:
+    """Both chrome walks switch to counting every element's words after ``n`` kept layout wrappers."""
+    before = chrome.LAYOUT_COUNTS, compiled.LAYOUT_COUNTS
+    chrome.LAYOUT_COUNTS = compiled.LAYOUT_COUNTS = n
+    try:
+        yield
+    finally:
+        chrome.LAYOUT_COUNTS, compiled.LAYOUT_COUNTS = before
 
 
 def seed_pages(data_root: Path | None) -> list[bytes]:

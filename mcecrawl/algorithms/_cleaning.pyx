@@ -725,6 +725,61 @@ cdef bint _text_counts(xmlNode* top, Py_ssize_t* out) noexcept:
     return True
 
 
+cdef dict _words_table(xmlNode* top):
+    """``chrome.word_counts``: the words (:func:`_text_counts`' ``out[0]``) of ``top`` and of every
+    element below it, keyed by node address, in one walk (the words of an element are its own
+    pieces' and its children's: an element's start and end end a piece); None on a node kind the
+    reference reads differently."""
+    cdef dict table = {}
+    cdef list open_counts = []  # the running words of each open element above the current one
+    cdef xmlNode* c = top.children
+    cdef Py_ssize_t running = 0, n, i
+    cdef bint in_piece = False
+    cdef const unsigned char* p
+    cdef unsigned int cp
+    while c is not NULL:
+        if c.type == tree.XML_ELEMENT_NODE:
+            in_piece = False  # an element's start ends a piece
+            if c.children is not NULL:
+                open_counts.append(running)
+                running = 0
+                c = c.children
+                continue
+            table[<size_t>c] = 0
+        elif _is_text(c):
+            if c.content is not NULL:
+                p = <const unsigned char*>c.content
+                n = <Py_ssize_t>strlen(<char*>c.content)
+                i = 0
+                while i < n:
+                    i += _code_point(p, i, n, &cp)
+                    if _isspace(cp):
+                        in_piece = False
+                    elif not in_piece:
+                        running += 1
+                        in_piece = True
+        elif not _skippable(c):
+            return None
+        if c.type == tree.XML_ELEMENT_NODE:
+            in_piece = False  # ... and so does its end
+        while c.next is NULL:
+            c = c.parent
+            if c is top or c is NULL:
+                table[<size_t>top] = running
+                return table
+            table[<size_t>c] = running  # c's children done: its words
+            running += open_counts.pop()
+            in_piece = False
+        c = c.next
+    table[<size_t>top] = running
+    return table
+
+
+# chrome.LAYOUT_COUNTS: after this many chrome elements kept as layout, every element's words are
+# counted once (:func:`_words_table`) rather than each kept element's subtree again.
+LAYOUT_COUNTS = 16
+
+
 def text_words(cetree._Element el not None):
     """``chrome.words(el)``: the words of the element's text, its own tail not; None when the subtree
     holds a node kind the reference reads differently."""
@@ -781,6 +836,8 @@ def chrome_walk(cetree._Element body not None, judge, double limit, bint item_pa
     cdef Py_ssize_t counts[3]
     cdef list found = [], mains = []
     cdef dict memo = {}
+    cdef dict table = None  # every element's words, once LAYOUT_COUNTS chrome elements were kept
+    cdef Py_ssize_t kept = 0
     cdef xmlNode* c = _element_from(top.children, &odd)
     if odd:
         return None
@@ -809,7 +866,8 @@ def chrome_walk(cetree._Element body not None, judge, double limit, bint item_pa
                 held = None
         main = tag == "main" or role == "main"
         descend = True
-        if known and not (item_parts and (tag == "header" or tag == "footer") and _in_article_section(c)):
+        if known and not (item_parts and (tag == "header" or tag == "footer") and _in_article_section(c)) \
+                and (table is None or overlay or table[<size_t>c] < limit):
             if not _text_counts(c, counts):
                 return None
             # a word is one non-space character at least: under the limit's characters, under its
@@ -818,6 +876,12 @@ def chrome_walk(cetree._Element body not None, judge, double limit, bint item_pa
             if n is None or n < limit or overlay:
                 found.append([cetree.elementFactory(body._doc, c), n, counts[1]])
                 descend = False
+            else:
+                kept += 1
+                if kept == LAYOUT_COUNTS:
+                    table = _words_table(top)
+                    if table is None:
+                        return None
         if descend:
             if main:
                 mains.append(cetree.elementFactory(body._doc, c))

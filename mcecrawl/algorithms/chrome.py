@@ -231,6 +231,14 @@ def _strip(body: Any, keep: re.Pattern[str] | None, item_parts: bool) -> tuple[l
     return mains, most, exact
 
 
+# After this many chrome elements kept as layout (each holding the limit's words or more, counted
+# over its subtree), the walk counts every element's words once (:func:`word_counts`) and reads a
+# kept one's there: a chain of nested chrome wrappers costs one count, not one per level (1,500
+# nested <nav> around 1 MB took 1.5 s compiled).  A page keeps a few layout wrappers; the bound only
+# says when one pass over the page costs less than counting again.  It changes no decision.
+LAYOUT_COUNTS = 16
+
+
 def chrome_walk(body: Any, judge: Callable[[Any, bool], bool], limit: float,
                 item_parts: bool) -> tuple[list[list[Any]], list[Any]]:
     """The walk of :func:`strip_chrome` (the reference of the compiled ``_cleaning.chrome_walk``):
@@ -244,8 +252,11 @@ def chrome_walk(body: Any, judge: Callable[[Any, bool], bool], limit: float,
     memo: dict[tuple[Any, ...], bool] = {}  # the attributes is_chrome reads -> its answer
     chrome: list[list[Any]] = []
     mains: list[Any] = []
+    kept = 0  # chrome elements kept as layout so far
+    table: dict[Any, int] | None = None  # every element's words, from the LAYOUT_COUNTS-th on
 
     def walk(top: Any, in_content: bool) -> None:
+        nonlocal kept, table
         it = etree.iterwalk(top, events=("start",))
         next(it)  # ``top`` itself is judged by the caller (the body never)
         for _, el in it:
@@ -264,7 +275,8 @@ def chrome_walk(body: Any, judge: Callable[[Any, bool], bool], limit: float,
                     known = memo[key] = judge(el, in_content)
                 is_ = known
             main = tag == "main" or role == "main"
-            if is_ and not (item_parts and tag in _ITEM_PARTS and _section_of(el) == "article"):
+            if is_ and not (item_parts and tag in _ITEM_PARTS and _section_of(el) == "article") \
+                    and (table is None or is_overlay or table[el] < limit):
                 parts = _joined_text(el).split()
                 least = len(parts)
                 # a word is one non-space character at least: under the limit's characters, under
@@ -275,6 +287,9 @@ def chrome_walk(body: Any, judge: Callable[[Any, bool], bool], limit: float,
                     chrome.append([el, n, least])
                     it.skip_subtree()
                     continue
+                kept += 1
+                if kept == LAYOUT_COUNTS:
+                    table = word_counts(body)
             if main:
                 mains.append(el)
             if not in_content and (main or tag in _LANDMARK_TAGS):

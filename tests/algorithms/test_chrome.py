@@ -197,6 +197,58 @@ def test_content_root_equals_the_reference_walk_on_dev_pages():
                 _reference_root(p.text, keep, item_parts=item_parts)), p.id
 
 
+@pytest.fixture
+def words_table_first(monkeypatch):
+    """Both walks count every element's words from the first chrome element kept as layout on."""
+    from mcecrawl.algorithms import profile_impl
+
+    monkeypatch.setattr(chrome, "LAYOUT_COUNTS", 1)
+    if profile_impl.cleaning is not None:
+        monkeypatch.setattr(profile_impl.cleaning, "LAYOUT_COUNTS", 1)
+
+
+def _nested_chrome_page(rng):
+    """Chains of nested chrome around most of the page (each one layout), text at some levels."""
+    opening = rng.choice(["<nav>", "<div class='sidebar'>", "<aside>", "<div role='navigation'>", "<div>"])
+    closing = "</div>" if opening.startswith("<div") else "</" + opening[1:]
+    levels = rng.randint(1, 40)
+    inner = "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 30)))
+    body = opening * levels + inner + "many words in a row here for the share " * rng.randint(1, 9)
+    body += "".join(closing + rng.choice(("", "tail words ", "<p>a side paragraph</p>")) for _ in range(levels))
+    return f"<html><body>{body}</body></html>"
+
+
+def test_the_words_table_changes_no_decision(words_table_first):
+    """Every element's words counted once (chrome.LAYOUT_COUNTS reached at once) give the walk the
+    decisions of counting each kept element's subtree, on both walks: against the plain reference."""
+    rng = random.Random(20261127)
+    pages = [_random_page(rng) for _ in range(300)] + [_nested_chrome_page(rng) for _ in range(300)]
+    for text in pages:
+        for keep, item_parts in ((None, False), (None, True), (threads.POST_WORDS, False)):
+            assert _serialised(chrome.content_root(text, keep, item_parts=item_parts)) == _serialised(
+                _reference_root(text, keep, item_parts=item_parts)), text
+
+
+def test_a_chain_of_nested_chrome_is_counted_once(monkeypatch):
+    """1,000 nested chrome wrappers around a page's text: the walk counts their subtrees one by one
+    only up to chrome.LAYOUT_COUNTS, then every element's words once (not once per level)."""
+    joined = []
+    real = chrome._joined_text
+    monkeypatch.setattr(chrome, "_joined_text", lambda el: joined.append(el) or real(el))
+    counted = []
+    real_counts = chrome.word_counts
+    monkeypatch.setattr(chrome, "word_counts", lambda root: counted.append(root) or real_counts(root))
+    page = "<html><body>" + "<nav>" * 1000 + "<p>" + "word " * 3000 + "</p>" + "</nav>" * 1000 + "</body></html>"
+    root = chrome.content_root(page)
+    assert "word word" in " ".join(chrome.text_blocks(root))
+    from mcecrawl.algorithms import profile_impl
+
+    if profile_impl.current() == "reference":
+        assert len(joined) == chrome.LAYOUT_COUNTS and len(counted) == 1
+    else:
+        assert profile_impl.cleaning.LAYOUT_COUNTS == chrome.LAYOUT_COUNTS
+
+
 def test_least_words_is_a_lower_bound_of_words():
     rng = random.Random(3)
     for _ in range(100):
