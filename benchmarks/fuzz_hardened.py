@@ -190,11 +190,20 @@ def cleaning_walks(root: Any) -> list[tuple[str, Any, Any]]:
     def judge(el: Any, in_content: bool) -> bool:
         return chrome.is_chrome(el, None, in_content=in_content)
 
-    return [("blocks", compiled_blocks, cleaning.blocks(root)), ("paragraphs", compiled_paragraphs,
-                                                                   cleaning.paragraphs(root)),
-            ("words", profile_impl.cleaning.text_words(root), cleaning.words(root)),
-            ("chrome walk", profile_impl.cleaning.chrome_walk(root, judge, limit, True),
-             chrome.chrome_walk(root, judge, limit, True))]
+    walks = [("blocks", compiled_blocks, cleaning.blocks(root)), ("paragraphs", compiled_paragraphs,
+                                                                    cleaning.paragraphs(root)),
+             ("words", profile_impl.cleaning.text_words(root), cleaning.words(root)),
+             ("chrome walk", profile_impl.cleaning.chrome_walk(root, judge, limit, True),
+              chrome.chrome_walk(root, judge, limit, True))]
+    # and with every element's words counted from the first layout wrapper on (_cleaning._words_table)
+    before = chrome.LAYOUT_COUNTS, profile_impl.cleaning.LAYOUT_COUNTS
+    chrome.LAYOUT_COUNTS = profile_impl.cleaning.LAYOUT_COUNTS = 1
+    try:
+        walks.append(("chrome walk, words table", profile_impl.cleaning.chrome_walk(root, judge, limit, True),
+                      chrome.chrome_walk(root, judge, limit, True)))
+    finally:
+        chrome.LAYOUT_COUNTS, profile_impl.cleaning.LAYOUT_COUNTS = before
+    return walks
 
 
 def odd_trees(data: bytes, rng: random.Random) -> list[Any]:

@@ -676,6 +676,32 @@ def word_bits(str words not None):
 # Both read libxml2's nodes here instead, with the reference's decisions (``judge``) asked once per
 # distinct key, as the reference memoises them.
 
+cdef inline void _count_text(xmlNode* c, Py_ssize_t* words, Py_ssize_t* joined, Py_ssize_t* chars,
+                             bint* in_piece, bint* in_joined) noexcept nogil:
+    """Add a text node's words (a piece runs on from the text node before it, ``in_piece``), its words
+    joined with the text before it whatever lies between (``in_joined``) and its non-whitespace
+    characters."""
+    cdef const unsigned char* p
+    cdef Py_ssize_t i = 0, n
+    cdef unsigned int cp
+    if c.content is NULL:
+        return
+    p = <const unsigned char*>c.content
+    n = <Py_ssize_t>strlen(<char*>c.content)
+    while i < n:
+        i += _code_point(p, i, n, &cp)
+        if _isspace(cp):
+            in_piece[0] = in_joined[0] = False
+        else:
+            chars[0] += 1
+            if not in_piece[0]:
+                words[0] += 1
+                in_piece[0] = True
+            if not in_joined[0]:
+                joined[0] += 1
+                in_joined[0] = True
+
+
 cdef bint _text_counts(xmlNode* top, Py_ssize_t* out) noexcept:
     """The text of ``top``'s subtree (its own tail not): ``out[0]`` its words with lxml's text pieces
     (``itertext``) joined by a space (``chrome.words``), ``out[1]`` with them joined by nothing
@@ -683,10 +709,8 @@ cdef bint _text_counts(xmlNode* top, Py_ssize_t* out) noexcept:
     nodes between two element boundaries.  False on a node kind the reference reads differently
     (comment, processing instruction, entity)."""
     cdef xmlNode* c = top.children
-    cdef Py_ssize_t words = 0, joined = 0, chars = 0, i, n
+    cdef Py_ssize_t words = 0, joined = 0, chars = 0
     cdef bint in_piece = False, in_joined = False
-    cdef const unsigned char* p
-    cdef unsigned int cp
     while c is not NULL:
         if c.type == tree.XML_ELEMENT_NODE:
             in_piece = False  # an element's start ends a piece
@@ -694,22 +718,7 @@ cdef bint _text_counts(xmlNode* top, Py_ssize_t* out) noexcept:
                 c = c.children
                 continue
         elif _is_text(c):
-            if c.content is not NULL:
-                p = <const unsigned char*>c.content
-                n = <Py_ssize_t>strlen(<char*>c.content)
-                i = 0
-                while i < n:
-                    i += _code_point(p, i, n, &cp)
-                    if _isspace(cp):
-                        in_piece = in_joined = False
-                    else:
-                        chars += 1
-                        if not in_piece:
-                            words += 1
-                            in_piece = True
-                        if not in_joined:
-                            joined += 1
-                            in_joined = True
+            _count_text(c, &words, &joined, &chars, &in_piece, &in_joined)
         elif not _skippable(c):
             return False
         if c.type == tree.XML_ELEMENT_NODE:
@@ -733,10 +742,8 @@ cdef dict _words_table(xmlNode* top):
     cdef dict table = {}
     cdef list open_counts = []  # the running words of each open element above the current one
     cdef xmlNode* c = top.children
-    cdef Py_ssize_t running = 0, n, i
-    cdef bint in_piece = False
-    cdef const unsigned char* p
-    cdef unsigned int cp
+    cdef Py_ssize_t running = 0, joined = 0, chars = 0  # only the words are kept
+    cdef bint in_piece = False, in_joined = False
     while c is not NULL:
         if c.type == tree.XML_ELEMENT_NODE:
             in_piece = False  # an element's start ends a piece
@@ -747,17 +754,7 @@ cdef dict _words_table(xmlNode* top):
                 continue
             table[<size_t>c] = 0
         elif _is_text(c):
-            if c.content is not NULL:
-                p = <const unsigned char*>c.content
-                n = <Py_ssize_t>strlen(<char*>c.content)
-                i = 0
-                while i < n:
-                    i += _code_point(p, i, n, &cp)
-                    if _isspace(cp):
-                        in_piece = False
-                    elif not in_piece:
-                        running += 1
-                        in_piece = True
+            _count_text(c, &running, &joined, &chars, &in_piece, &in_joined)
         elif not _skippable(c):
             return None
         if c.type == tree.XML_ELEMENT_NODE:
