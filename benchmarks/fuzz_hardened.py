@@ -195,14 +195,11 @@ def cleaning_walks(root: Any) -> list[tuple[str, Any, Any]]:
              ("words", profile_impl.cleaning.text_words(root), cleaning.words(root)),
              ("chrome walk", profile_impl.cleaning.chrome_walk(root, judge, limit, True),
               chrome.chrome_walk(root, judge, limit, True))]
-    # and with every element's words counted from the first layout wrapper on (_cleaning._words_table)
-    before = chrome.LAYOUT_COUNTS, profile_impl.cleaning.LAYOUT_COUNTS
-    chrome.LAYOUT_COUNTS = profile_impl.cleaning.LAYOUT_COUNTS = 1
-    try:
+    from fuzz_pages import layout_counts_at
+
+    with layout_counts_at(1):  # every element's words counted from the first layout wrapper on
         walks.append(("chrome walk, words table", profile_impl.cleaning.chrome_walk(root, judge, limit, True),
                       chrome.chrome_walk(root, judge, limit, True)))
-    finally:
-        chrome.LAYOUT_COUNTS, profile_impl.cleaning.LAYOUT_COUNTS = before
     return walks
 
 

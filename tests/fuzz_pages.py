@@ -270,7 +270,7 @@ def chrome_differences(data: bytes) -> list[str]:
                 return chrome.is_chrome(el, keep, in_content=in_content)
 
             for layout_counts in (chrome.LAYOUT_COUNTS, 1):  # and every element's words counted at once
-                with _layout_counts(compiled, layout_counts):
+                with layout_counts_at(layout_counts):
                     got = compiled.chrome_walk(body, judge, limit, item_parts)
                     if got is not None and got != chrome.chrome_walk(body, judge, limit, item_parts):
                         diff.append(f"chrome walk ({name} tree{', item parts' if item_parts else ''}, "
@@ -279,14 +279,18 @@ def chrome_differences(data: bytes) -> list[str]:
 
 
 @contextlib.contextmanager
-def _layout_counts(compiled: Any, n: int) -> Iterator[None]:
-    """Both chrome walks switch to counting every element's words after ``n`` kept layout wrappers."""
-    before = chrome.LAYOUT_COUNTS, compiled.LAYOUT_COUNTS
-    chrome.LAYOUT_COUNTS = compiled.LAYOUT_COUNTS = n
+def layout_counts_at(n: int) -> Iterator[None]:
+    """Both chrome walks (the reference and, where built, ``_cleaning``'s) switch to counting every
+    element's words after ``n`` kept layout wrappers (``chrome.LAYOUT_COUNTS``)."""
+    walks = [m for m in (chrome, profile_impl.cleaning) if m is not None]
+    before = [m.LAYOUT_COUNTS for m in walks]
+    for m in walks:
+        m.LAYOUT_COUNTS = n
     try:
         yield
     finally:
-        chrome.LAYOUT_COUNTS, compiled.LAYOUT_COUNTS = before
+        for m, value in zip(walks, before):
+            m.LAYOUT_COUNTS = value
 
 
 def seed_pages(data_root: Path | None) -> list[bytes]:

@@ -702,74 +702,57 @@ cdef inline void _count_text(xmlNode* c, Py_ssize_t* words, Py_ssize_t* joined, 
                 in_joined[0] = True
 
 
-cdef bint _text_counts(xmlNode* top, Py_ssize_t* out) noexcept:
+cdef int _text_counts(xmlNode* top, Py_ssize_t* out, dict table=None) except -1:
     """The text of ``top``'s subtree (its own tail not): ``out[0]`` its words with lxml's text pieces
     (``itertext``) joined by a space (``chrome.words``), ``out[1]`` with them joined by nothing
     (``chrome.least_words``), ``out[2]`` its non-whitespace characters.  A piece is lxml's: the text
-    nodes between two element boundaries.  False on a node kind the reference reads differently
-    (comment, processing instruction, entity)."""
+    nodes between two element boundaries.  With ``table``, also the words of ``top`` and of every
+    element below it, keyed by node address (an element's start and end end a piece, so its words
+    are those counted between them).  0 on a node kind the reference reads differently (comment,
+    processing instruction, entity), else 1."""
     cdef xmlNode* c = top.children
     cdef Py_ssize_t words = 0, joined = 0, chars = 0
     cdef bint in_piece = False, in_joined = False
+    cdef list starts = [] if table is not None else None  # the words counted before each open element
     while c is not NULL:
         if c.type == tree.XML_ELEMENT_NODE:
             in_piece = False  # an element's start ends a piece
             if c.children is not NULL:
+                if table is not None:
+                    starts.append(words)
                 c = c.children
                 continue
+            if table is not None:
+                table[<size_t>c] = 0
         elif _is_text(c):
             _count_text(c, &words, &joined, &chars, &in_piece, &in_joined)
         elif not _skippable(c):
-            return False
+            return 0
         if c.type == tree.XML_ELEMENT_NODE:
             in_piece = False  # ... and so does its end
         while c.next is NULL:
             c = c.parent
             if c is top or c is NULL:
-                out[0], out[1], out[2] = words, joined, chars
-                return True
+                c = NULL
+                break
+            if table is not None:
+                table[<size_t>c] = words - <Py_ssize_t>starts.pop()  # c's children done: its words
             in_piece = False
-        c = c.next
+        if c is not NULL:
+            c = c.next
     out[0], out[1], out[2] = words, joined, chars
-    return True
+    if table is not None:
+        table[<size_t>top] = words
+    return 1
 
 
 cdef dict _words_table(xmlNode* top):
     """``chrome.word_counts``: the words (:func:`_text_counts`' ``out[0]``) of ``top`` and of every
-    element below it, keyed by node address, in one walk (the words of an element are its own
-    pieces' and its children's: an element's start and end end a piece); None on a node kind the
-    reference reads differently."""
+    element below it, keyed by node address, in one walk; None on a node kind the reference reads
+    differently."""
+    cdef Py_ssize_t counts[3]
     cdef dict table = {}
-    cdef list open_counts = []  # the running words of each open element above the current one
-    cdef xmlNode* c = top.children
-    cdef Py_ssize_t running = 0, joined = 0, chars = 0  # only the words are kept
-    cdef bint in_piece = False, in_joined = False
-    while c is not NULL:
-        if c.type == tree.XML_ELEMENT_NODE:
-            in_piece = False  # an element's start ends a piece
-            if c.children is not NULL:
-                open_counts.append(running)
-                running = 0
-                c = c.children
-                continue
-            table[<size_t>c] = 0
-        elif _is_text(c):
-            _count_text(c, &running, &joined, &chars, &in_piece, &in_joined)
-        elif not _skippable(c):
-            return None
-        if c.type == tree.XML_ELEMENT_NODE:
-            in_piece = False  # ... and so does its end
-        while c.next is NULL:
-            c = c.parent
-            if c is top or c is NULL:
-                table[<size_t>top] = running
-                return table
-            table[<size_t>c] = running  # c's children done: its words
-            running += open_counts.pop()
-            in_piece = False
-        c = c.next
-    table[<size_t>top] = running
-    return table
+    return table if _text_counts(top, counts, table) else None
 
 
 # chrome.LAYOUT_COUNTS: after this many chrome elements kept as layout, every element's words are
