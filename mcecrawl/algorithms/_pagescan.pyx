@@ -4,10 +4,11 @@
 :func:`scan` returns the fields of :class:`mcecrawl.algorithms.pagescan.PageScan`, in order, exactly
 as the reference computes them with its regular expressions (the tests compare both on every dev
 page and on a fuzz corpus).  Three plain C loops over the page's bytes: the structural tags with the
-text after each, the runs of text, and the literal marks (a table of the two bytes each starts with).  Every read is bounded by the page's length by
-construction; the constants and the tag and word lists are the reference's own, read at import.
+text after each, the runs of text, and the literal marks (found by a rare pair of bytes of each).
+Every read is bounded by the page's length by construction; the constants and the tag and word
+lists are the reference's own, read at import.
 """
-from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memchr, memcmp
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_SetItem
@@ -88,7 +89,7 @@ cdef tuple _TAG_NAMES = tuple(t.encode("ascii") for t in _reference.TAGS)
 cdef isize N_TAGS = len(_TAG_NAMES)
 cdef const char* _tag_ptr[MAX_TAGS]
 cdef isize _tag_len[MAX_TAGS]
-cdef isize _i
+cdef isize _i, _k
 if N_TAGS > MAX_TAGS or max(len(t) for t in _TAG_NAMES) >= MAX_NAME:
     raise ImportError("pagescan.TAGS outgrew the compiled scan's tables; raise MAX_TAGS/MAX_NAME")
 for _i in range(N_TAGS):
@@ -109,7 +110,12 @@ cdef dict _WORD_INDEX = {w.encode("ascii"): i for i, w in enumerate(_reference.C
 cdef isize N_WORDS = len(_reference.CLASS_WORDS)
 cdef tuple _BEFORE = tuple(c.encode("utf-8") for c in _reference.CURRENCY_BEFORE)
 cdef tuple _AFTER = tuple(c.encode("utf-8") for c in _reference.CURRENCY_AFTER)
-# The marks counted anywhere in the page: their bytes kept alive here, and the two bytes they start with.
+# The marks counted anywhere in the page: their bytes kept alive here, and the pair of bytes each is
+# found by: the first of RARE_PAIRS it holds, else its first two bytes.  Any pair gives the same
+# counts (every candidate is compared whole); a rare one makes few candidates.  Measured on the dev
+# pages (wcxb_dev, r2l, scrapinghub_aeb, 452 MB): the marks' first two bytes ("da", "ar", "it", ...)
+# occur 12.5 times per KB, these 1.2 times.
+RARE_PAIRS = (b"Pu", b":p", b"<t", b"au", b"by", b"@t", b"mt", b"g:")
 DEF MAX_MARKS = 16
 # (the ANCHORS follow the MARKS in one table: the first offset of each is what is kept)
 cdef tuple _MARK_BYTES = tuple(m.encode("utf-8") for m in _reference.MARKS + _reference.ANCHORS)
@@ -117,32 +123,38 @@ cdef isize N_COUNTED = len(_reference.MARKS)
 cdef isize N_MARKS = len(_MARK_BYTES)
 cdef const char* _mark_ptr[MAX_MARKS]
 cdef isize _mark_len[MAX_MARKS]
-cdef uint8_t _mark_pair[65536]  # 1 where two bytes start a mark (marks of one byte: every second byte)
+cdef isize _mark_off[MAX_MARKS]  # where a mark's pair sits in it
+cdef uint16_t _pair_marks[65536]  # the marks found by each pair of bytes, as bits (one-byte marks: every pair it starts)
 if N_MARKS > MAX_MARKS or any(len(m) == 0 for m in _MARK_BYTES):
     raise ImportError("pagescan.MARKS outgrew the compiled scan's table (or holds an empty mark)")
+cdef bytes _m, _pair
 for _i in range(N_MARKS):
-    _mark_ptr[_i] = _MARK_BYTES[_i]
-    _mark_len[_i] = len(_MARK_BYTES[_i])
-cdef bytes _m
-for _m in _MARK_BYTES:  # the table starts zeroed (a C global)
-    if len(_m) == 1:
-        for _i in range(256):
-            _mark_pair[(_m[0] << 8) | _i] = 1
+    _m = _MARK_BYTES[_i]
+    _mark_ptr[_i] = _m
+    _mark_len[_i] = len(_m)
+    _pair = next((r for r in RARE_PAIRS if r in _m), _m[:2])
+    _mark_off[_i] = _m.index(_pair)
+    if len(_pair) == 1:  # the table starts zeroed (a C global)
+        for _k in range(256):
+            _pair_marks[(_pair[0] << 8) | _k] |= 1 << _i
     else:
-        _mark_pair[(_m[0] << 8) | _m[1]] = 1
-# The distinct first two bytes of the marks, for the 16-byte blocks (mce_pair_starts).
+        _pair_marks[(_pair[0] << 8) | _pair[1]] |= 1 << _i
+# The distinct pairs, for the 16-byte blocks (mce_pair_starts).
 cdef uint8_t _pair_first[MAX_MARKS]
 cdef uint8_t _pair_second[MAX_MARKS]
 cdef int _n_pairs = 0
-for _m in _MARK_BYTES:
-    if len(_m) > 1 and not any(_pair_first[_i] == _m[0] and _pair_second[_i] == _m[1] for _i in range(_n_pairs)):
-        _pair_first[_n_pairs], _pair_second[_n_pairs] = _m[0], _m[1]
+for _k in range(65536):
+    if _pair_marks[_k] and _n_pairs < MAX_MARKS:
+        _pair_first[_n_pairs], _pair_second[_n_pairs] = _k >> 8, _k & 0xFF
         _n_pairs += 1
 cdef bint _blocks = all(len(_m) > 1 for _m in _MARK_BYTES)  # a mark of one byte: the plain loop only
 mce_set_pairs(_pair_first, _pair_second, _n_pairs)
 cdef bint _first_of_sign[256]  # 1 where a byte starts a currency sign written before the amount
 for _m in _BEFORE:
     _first_of_sign[_m[0]] = 1
+cdef bint _first_of_word[256]  # 1 where a byte starts a currency word written after the amount
+for _m in _AFTER:
+    _first_of_word[_m[0]] = 1
 
 
 cdef inline bint _space(uint8_t c) noexcept nogil:
@@ -187,7 +199,7 @@ cdef isize _price_at(const uint8_t* s, isize n, isize i):
     """End of the reference's price pattern matched at ``i``, or -1 (alternatives in its order)."""
     cdef isize k, j, m
     cdef bytes c
-    for c in _BEFORE:  # [sign]\s?\d
+    for c in (_BEFORE if _first_of_sign[s[i]] else ()):  # [sign]\s?\d
         k = _starts_with(s, n, i, c)
         if k:
             j = i + k
@@ -198,7 +210,7 @@ cdef isize _price_at(const uint8_t* s, isize n, isize i):
             break  # the signs share no prefix that would let another one match here
     if _digit(s[i]):  # \d\s?(word)\b, the space taken first
         for j in ((i + 2) if i + 1 < n and _space(s[i + 1]) else -1, i + 1):
-            if j < 0:
+            if j < 0 or j >= n or not _first_of_word[s[j]]:  # most digits: no currency word after them
                 continue
             for c in _AFTER:
                 k = _starts_with(s, n, j, c)
@@ -451,22 +463,24 @@ cdef inline bint _has_json_key(const uint8_t* s, isize start, isize end) noexcep
 
 cdef inline void _mark_at(const uint8_t* s, isize n, isize i, int64_t* counts, isize* free_from,
                           int64_t* last) noexcept nogil:
-    """Count the marks starting at ``s[i]`` (not overlapping themselves, as ``bytes.count``) and note
-    where each anchor is first and last found."""
-    cdef uint8_t c = s[i]
-    cdef isize k
-    if not _mark_pair[(<isize>c << 8) | (s[i + 1] if i + 1 < n else 0)]:
-        return
-    for k in range(N_MARKS):
-        if (<uint8_t>_mark_ptr[k][0] == c and i >= free_from[k] and n - i >= _mark_len[k]
-                and memcmp(s + i, _mark_ptr[k], _mark_len[k]) == 0):
+    """Count the marks whose pair of bytes is at ``s[i]`` (not overlapping themselves, as ``bytes.count``)
+    and note where each anchor is first and last found.  A mark's pair sits at a fixed place in it, so
+    each mark's starts come in order."""
+    cdef uint16_t found = _pair_marks[(<isize>s[i] << 8) | (s[i + 1] if i + 1 < n else 0)]
+    cdef isize k, start
+    while found:
+        k = mce_lowest_bit(found)
+        found &= found - 1
+        start = i - _mark_off[k]
+        if (start >= 0 and start >= free_from[k] and n - start >= _mark_len[k]
+                and memcmp(s + start, _mark_ptr[k], _mark_len[k]) == 0):
             if k < N_COUNTED:
                 counts[k] += 1
-                free_from[k] = i + _mark_len[k]
+                free_from[k] = start + _mark_len[k]
             else:
                 if counts[k] < 0:
-                    counts[k] = i
-                last[k] = i
+                    counts[k] = start
+                last[k] = start
 
 
 cdef tuple _marks(const uint8_t* s, isize n):
@@ -481,7 +495,7 @@ cdef tuple _marks(const uint8_t* s, isize n):
         counts[k] = 0 if k < N_COUNTED else -1
         free_from[k], last[k] = 0, -1
     i = 0
-    if _blocks:  # 16 positions at a time: the few where a mark's first two bytes start are looked at
+    if _blocks:  # 16 positions at a time: the few where a mark's pair of bytes starts are looked at
         while i + 17 <= n:
             bits = mce_pair_starts(s + i)
             while bits:

@@ -108,8 +108,9 @@ URL_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _log(x: float) -> float:
-    return math.log1p(x)
+_log = math.log1p
+# URL_WORDS' groups as sets, built once.
+_URL_WORD_SETS = tuple(frozenset(v) for v in URL_WORDS.values())
 
 
 def _matches(html: bytes, literal: bytes, pattern: re.Pattern[bytes], at: int, last: int) -> Iterator[re.Match[bytes]]:
@@ -155,7 +156,7 @@ def _url_features(url: str | None) -> list[float]:
     segments = [s for s in parts.path.lower().split("/") if s]
     words = set(segments) | {s.rsplit(".", 1)[0] for s in segments}
     host_words = set(parts.hostname.split(".")[:-1]) if parts.hostname else set()
-    out = [float(bool(words & set(v)) or bool(host_words & set(v))) for v in URL_WORDS.values()]
+    out = [float(bool(words & v) or bool(host_words & v)) for v in _URL_WORD_SETS]
     last = segments[-1] if segments else ""
     out += [
         float(len(segments)),
@@ -184,8 +185,8 @@ def features(html: str | bytes, url: str | None = None) -> np.ndarray:
             float(s.tags[_TAG_INDEX["h1"]] == 1)]
     out += [_log(s.runs), _log(s.long_runs), _log(s.run_chars), _log(s.longest_run), _log(s.best_region),
             s.best_region / (s.run_chars or 1), _log(s.regions)]
-    out += [_log(c) for c in s.marks]
-    out += [_log(c) for c in s.class_words]
+    out += map(_log, s.marks)
+    out += map(_log, s.class_words)
     out += [_log(markup[g]) for g in MARKUP_GROUPS] + [float(markup["og:" + o] > 0) for o in (*OG_TYPES, "other")]
     out += _url_features(url)
     return np.asarray(out, dtype=np.float64)

@@ -65,6 +65,17 @@ def test_prices_marks_and_anchors():
         assert s.last_anchors[0] > s.anchors[0]
 
 
+def test_marks_found_by_a_pair_inside_them_at_the_page_edges():
+    # The compiled scan finds each mark by a rare pair of bytes inside it ("Pu", "@t", "mt"): a pair
+    # at the page's start with the mark's head cut off, or a mark cut at the page's end, is no mark.
+    for page in (b'@type" Published itemtype', b'ePublished"@type', b'datePublished"@type"itemtype=',
+                 b'xdatePublishedatePublishedx"@type""@type"', b"author<timeout<time>byline byline"):
+        for s in both(page):
+            assert s.marks == tuple(page.count(m.encode()) for m in MARKS), page
+            assert s.anchors == tuple(page.find(a.encode()) for a in pagescan.ANCHORS), page
+            assert s.last_anchors == tuple(page.rfind(a.encode()) for a in pagescan.ANCHORS), page
+
+
 def test_tags_need_a_delimiter_and_an_end():
     for s in both(b"<abbr>x</abbr><a\tclass='x'>y</a><p/><table"):
         assert s.tags[TAGS.index("a")] == 1 and s.tags[TAGS.index("p")] == 1 and s.tags[TAGS.index("table")] == 0
