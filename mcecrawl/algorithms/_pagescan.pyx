@@ -9,6 +9,7 @@ Every read is bounded by the page's length by construction; the constants and th
 lists are the reference's own, read at import.
 """
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdlib cimport free, realloc
 from libc.string cimport memchr, memcmp
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_SetItem
@@ -117,7 +118,7 @@ cdef tuple _AFTER = tuple(c.encode("utf-8") for c in _reference.CURRENCY_AFTER)
 # occur 12.5 times per KB, these 1.2 times.
 RARE_PAIRS = (b"Pu", b":p", b"<t", b"au", b"by", b"@t", b"mt", b"g:")
 DEF MAX_MARKS = 16
-# (the ANCHORS follow the MARKS in one table: the first offset of each is what is kept)
+# (the ANCHORS follow the MARKS in one table: every offset of each is what is kept)
 cdef tuple _MARK_BYTES = tuple(m.encode("utf-8") for m in _reference.MARKS + _reference.ANCHORS)
 cdef isize N_COUNTED = len(_reference.MARKS)
 cdef isize N_MARKS = len(_MARK_BYTES)
@@ -461,11 +462,30 @@ cdef inline bint _has_json_key(const uint8_t* s, isize start, isize end) noexcep
     return False
 
 
-cdef inline void _mark_at(const uint8_t* s, isize n, isize i, int64_t* counts, isize* free_from,
-                          int64_t* last) noexcept nogil:
+cdef struct Offsets:  # a growing array of the offsets where an anchor is found
+    int64_t* at
+    isize size
+    isize capacity
+
+
+cdef inline bint _push(Offsets* o, int64_t offset) noexcept nogil:
+    """Append ``offset``; False when memory ran out."""
+    cdef int64_t* grown
+    if o.size == o.capacity:
+        grown = <int64_t*>realloc(o.at, (o.capacity * 2 + 16) * sizeof(int64_t))
+        if grown == NULL:
+            return False
+        o.at, o.capacity = grown, o.capacity * 2 + 16
+    o.at[o.size] = offset
+    o.size += 1
+    return True
+
+
+cdef inline bint _mark_at(const uint8_t* s, isize n, isize i, int64_t* counts, isize* free_from,
+                          Offsets* found_at) noexcept nogil:
     """Count the marks whose pair of bytes is at ``s[i]`` (not overlapping themselves, as ``bytes.count``)
-    and note where each anchor is first and last found.  A mark's pair sits at a fixed place in it, so
-    each mark's starts come in order."""
+    and note every offset of each anchor there.  A mark's pair sits at a fixed place in it, so each
+    mark's starts come in order.  False when memory ran out."""
     cdef uint16_t found = _pair_marks[(<isize>s[i] << 8) | (s[i + 1] if i + 1 < n else 0)]
     cdef isize k, start
     while found:
@@ -477,33 +497,39 @@ cdef inline void _mark_at(const uint8_t* s, isize n, isize i, int64_t* counts, i
             if k < N_COUNTED:
                 counts[k] += 1
                 free_from[k] = start + _mark_len[k]
-            else:
-                if counts[k] < 0:
-                    counts[k] = start
-                last[k] = start
+            elif not _push(&found_at[k], start):
+                return False
+    return True
 
 
 cdef tuple _marks(const uint8_t* s, isize n):
     """Occurrences of each of MARKS in s[:n], each counted as ``bytes.count`` does (not overlapping
-    itself), and the first and the last offset of each of ANCHORS (-1 where absent)."""
+    itself), and every offset of each of ANCHORS (overlapping ones too), in order."""
     cdef int64_t counts[MAX_MARKS]
     cdef isize free_from[MAX_MARKS]
-    cdef int64_t last[MAX_MARKS]
+    cdef Offsets found_at[MAX_MARKS]
     cdef isize i, k
     cdef unsigned int bits
+    cdef bint ok = True
     for k in range(N_MARKS):
-        counts[k] = 0 if k < N_COUNTED else -1
-        free_from[k], last[k] = 0, -1
-    i = 0
-    if _blocks:  # 16 positions at a time: the few where a mark's pair of bytes starts are looked at
-        while i + 17 <= n:
-            bits = mce_pair_starts(s + i)
-            while bits:
-                _mark_at(s, n, i + mce_lowest_bit(bits), counts, free_from, last)
-                bits &= bits - 1
-            i += 16
-    while i < n:
-        _mark_at(s, n, i, counts, free_from, last)
-        i += 1
-    return (tuple([counts[k] for k in range(N_COUNTED)]), tuple([counts[k] for k in range(N_COUNTED, N_MARKS)]),
-            tuple([last[k] for k in range(N_COUNTED, N_MARKS)]))
+        counts[k] = free_from[k] = 0
+        found_at[k].at, found_at[k].size, found_at[k].capacity = NULL, 0, 0
+    try:
+        i = 0
+        if _blocks:  # 16 positions at a time: the few where a mark's pair of bytes starts are looked at
+            while ok and i + 17 <= n:
+                bits = mce_pair_starts(s + i)
+                while ok and bits:
+                    ok = _mark_at(s, n, i + mce_lowest_bit(bits), counts, free_from, found_at)
+                    bits &= bits - 1
+                i += 16
+        while ok and i < n:
+            ok = _mark_at(s, n, i, counts, free_from, found_at)
+            i += 1
+        if not ok:
+            raise MemoryError("pagescan: no memory for the anchors' offsets")
+        return (tuple([counts[k] for k in range(N_COUNTED)]),
+                tuple([tuple([found_at[k].at[i] for i in range(found_at[k].size)]) for k in range(N_COUNTED, N_MARKS)]))
+    finally:
+        for k in range(N_MARKS):
+            free(found_at[k].at)

@@ -55,8 +55,8 @@ CLASS_WORDS = (
 # Literal marks of a dated, authored piece (schema.org, Open Graph, HTML ``<time>``, hAtom), counted
 # anywhere in the page as ``bytes.count`` counts them.
 MARKS = ("datePublished", "article:published_time", "<time", "author", "byline")
-# Where the page's own markup starts, if anywhere (``bytes.find``): JSON-LD types, microdata types and
-# Open Graph's type; the judgement reads each from there.
+# Where the page's own markup is, if anywhere: JSON-LD types, microdata types and Open Graph's type;
+# the judgement reads each from there.
 ANCHORS = ('"@type"', "itemtype=", "og:type")
 # Currency signs before an amount, and currency words after one.
 CURRENCY_BEFORE = ("$", "€", "£", "¥", "₹", "₽")
@@ -86,8 +86,7 @@ class PageScan(NamedTuple):
     best_region: int  # characters of the richest region of runs
     regions: int
     marks: tuple[int, ...]  # occurrences of each of MARKS
-    anchors: tuple[int, ...]  # the first offset of each of ANCHORS, -1 where absent
-    last_anchors: tuple[int, ...]  # the last offset of each (the judgement reads the markup between the two)
+    anchors: tuple[tuple[int, ...], ...]  # every offset of each of ANCHORS (overlapping ones too), in order
 
 
 _B = {tag.encode(): i for i, tag in enumerate(TAGS)}
@@ -175,8 +174,17 @@ def scan(body: bytes) -> PageScan:
         sum(1 for c in repeats if c >= TEMPLATE_REPEAT), tuple(class_words),
         len(runs), sum(1 for r in runs if r[2] >= LONG_RUN), sum(r[2] for r in runs),
         max((r[2] for r in runs), default=0),
-        best, regions, tuple(body.count(m) for m in _MARKS), tuple(body.find(a) for a in _ANCHORS),
-        tuple(body.rfind(a) for a in _ANCHORS))
+        best, regions, tuple(body.count(m) for m in _MARKS), tuple(offsets(body, a) for a in _ANCHORS))
 
 
-__all__ = ["ANCHORS", "CLASS_WORDS", "MARKS", "TAGS", "PageScan", "chars", "scan"]
+def offsets(body: bytes, literal: bytes) -> tuple[int, ...]:
+    """Every offset of ``literal`` in ``body``, overlapping ones too (as ``find`` from one past the last)."""
+    out = []
+    at = body.find(literal)
+    while at >= 0:
+        out.append(at)
+        at = body.find(literal, at + 1)
+    return tuple(out)
+
+
+__all__ = ["ANCHORS", "CLASS_WORDS", "MARKS", "TAGS", "PageScan", "chars", "offsets", "scan"]

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from mcecrawl.algorithms.cleaning import is_blank
-from mcecrawl.algorithms.pagescan import ANCHORS, CLASS_WORDS, MARKS, TAGS
+from mcecrawl.algorithms.pagescan import CLASS_WORDS, MARKS, TAGS
 from mcecrawl.algorithms.profile_impl import page_scan
 from mcecrawl.algorithms.result import PAGE_TYPES
 
@@ -62,8 +62,7 @@ _ITEMTYPE = re.compile(rb"""itemtype=["']?https?://schema\.org/(\w+)""")
 _OG_TYPE = re.compile(rb"""og:type["']?\s+content=["']?([\w.:-]*)"""
                       rb"""|content=["']?([\w.:-]*)["']?\s+(?:property|name)=["']?og:type""")
 _NAME = re.compile(rb"\w+")
-# The literals the patterns above start with, as the page scan finds them first.
-_JSONLD_AT, _ITEMTYPE_AT, _ = (a.encode() for a in ANCHORS)
+# The first two start with pagescan.ANCHORS' first two: they are matched where the page scan found those.
 # The page is read up to its BODY_WINDOW-th byte, a bound for pathological pages. A window of the
 # first screens was measured and refused: 60,000 characters past <body> cut the judgement's cost from
 # ~50 % to ~25 % of an extraction on wcxb_dev but its held-out macro-F1 from 0.726 to 0.667 and the r2l
@@ -113,36 +112,37 @@ _log = math.log1p
 _URL_WORD_SETS = tuple(frozenset(v) for v in URL_WORDS.values())
 
 
-def _matches(html: bytes, literal: bytes, pattern: re.Pattern[bytes], at: int, last: int) -> Iterator[re.Match[bytes]]:
-    """``pattern.finditer(html)`` for a pattern that starts with ``literal``, first found at ``at``
-    (-1: nowhere) and last at ``last``: found by the literal (a byte search up to its last place, not
-    to the page's end) rather than by the regex engine trying every position."""
-    while at >= 0:
-        m = pattern.match(html, at)
-        if m:
-            yield m
-        at = html.find(literal, m.end() if m else at + 1, last + len(literal))
+def _matches(html: bytes, pattern: re.Pattern[bytes], offsets: tuple[int, ...]) -> Iterator[re.Match[bytes]]:
+    """``pattern.finditer(html)`` for a pattern that starts with a literal found at ``offsets`` (the
+    page scan's): matched there rather than by the regex engine trying every position."""
+    end = 0
+    for at in offsets:
+        if at >= end:
+            m = pattern.match(html, at)
+            if m:
+                yield m
+                end = m.end()
 
 
-def _markup(html: bytes, anchors: tuple[int, ...], last_anchors: tuple[int, ...]) -> Counter[str]:
-    """Counts of the page's schema.org types by group, and its og:type; ``anchors``, ``last_anchors``:
-    where each of :data:`mcecrawl.algorithms.pagescan.ANCHORS` is first and last found in ``html``."""
-    jsonld, itemtype, at = anchors
-    last_jsonld, last_itemtype, _ = last_anchors
+def _markup(html: bytes, anchors: tuple[tuple[int, ...], ...]) -> Counter[str]:
+    """Counts of the page's schema.org types by group, and its og:type; ``anchors``: the offsets of
+    each of :data:`mcecrawl.algorithms.pagescan.ANCHORS` in ``html``."""
+    jsonld, itemtype, og = anchors
     groups: Counter[str] = Counter()
-    for m in _matches(html, _JSONLD_AT, _JSONLD_TYPE, jsonld, last_jsonld):
+    for m in _matches(html, _JSONLD_TYPE, jsonld):
         for t in _NAME.findall(m.group(1)):
             if t in _MARKUP_OF:
                 groups[_MARKUP_OF[t]] += 1
-    for m in _matches(html, _ITEMTYPE_AT, _ITEMTYPE, itemtype, last_itemtype):
+    for m in _matches(html, _ITEMTYPE, itemtype):
         if m.group(1) in _MARKUP_OF:
             groups[_MARKUP_OF[m.group(1)]] += 1
-    if at >= 0:
+    if og:
+        at = og[0]
         og_match = _OG_TYPE.search(html[max(0, at - OG_WINDOW):at + OG_WINDOW])
         if og_match:
             value = og_match.group(1) or og_match.group(2) or b""
-            og = value.lower().split(b".")[0].split(b":")[0].decode("ascii")
-            groups["og:" + (og if og in OG_TYPES else "other")] += 1
+            og_type = value.lower().split(b".")[0].split(b":")[0].decode("ascii")
+            groups["og:" + (og_type if og_type in OG_TYPES else "other")] += 1
     return groups
 
 
@@ -173,7 +173,7 @@ def features(html: str | bytes, url: str | None = None) -> np.ndarray:
     """The page's feature vector (see FEATURE_NAMES); ``html`` is the page or its UTF-8 bytes."""
     body = bytes((html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html)[:BODY_WINDOW])
     s = page_scan(body)
-    markup = _markup(body, s.anchors, s.last_anchors)
+    markup = _markup(body, s.anchors)
     total_tags = sum(s.tags) or 1
     text = s.p_text + s.a_text + 1
     # Tag mixes as shares, not counts: a page's size says more about its site than its type.

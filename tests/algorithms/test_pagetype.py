@@ -142,6 +142,19 @@ def test_the_page_markup_is_evidence():
             > pagetype.probabilities(pagetype.features(news))["article"])
 
 
+def test_the_markup_is_read_where_the_page_scan_found_it():
+    """The markup's patterns are matched at the scan's offsets of their literals: every type once,
+    a ``"@type"`` inside a matched list not again, a literal with no type after it skipped."""
+    from mcecrawl.algorithms.pagescan import ANCHORS, scan
+
+    assert [p.pattern[:len(a)] for p, a in zip((pagetype._JSONLD_TYPE, pagetype._ITEMTYPE), ANCHORS)] == \
+        [a.encode() for a in ANCHORS[:2]]
+    page = ('<b itemtype="https://schema.org/Product">"@type" nothing here "@type": ["Offer", "@type"] '
+            '<i itemtype=x> "@type":"Comment" <meta content="article" property="og:type">').encode()
+    markup = pagetype._markup(page, scan(page).anchors)
+    assert markup == {"product": 2, "forum": 1, "og:article": 1}
+
+
 def test_the_url_shape_is_a_feature_not_a_rule():
     html = thread_page()
     on_forum = pagetype.probabilities(pagetype.features(html, "https://example.org/forum/threads/budget.123"))
