@@ -4,16 +4,14 @@
 :func:`scan` returns the fields of :class:`mcecrawl.algorithms.pagescan.PageScan`, in order, exactly
 as the reference computes them with its regular expressions (the tests compare both on every dev
 page and on a fuzz corpus).  Three plain C loops over the page's bytes: the structural tags with the
-text after each, the runs of text, and the literal marks (found by a rare pair of bytes of each).
+text after each, the runs of text, and the literal marks (found by a rare pair of bytes of each);
+the class values and the class words are counted in C tables, with no Python object per tag.
 Every read is bounded by the page's length by construction; the constants and the tag and word
 lists are the reference's own, read at import.
 """
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint64_t
-from libc.stdlib cimport free, realloc
-from libc.string cimport memchr, memcmp
-from cpython.bytes cimport PyBytes_FromStringAndSize
-from cpython.dict cimport PyDict_GetItem, PyDict_Next, PyDict_SetItem
-from cpython.object cimport PyObject
+from libc.stdlib cimport calloc, free, realloc
+from libc.string cimport memchr, memcmp, memcpy
 
 from mcecrawl.algorithms import pagescan as _reference
 
@@ -107,8 +105,90 @@ cdef int TAG_H4 = _reference.TAGS.index("h4")
 cdef int TAG_PRE = _reference.TAGS.index("pre")
 cdef int TAG_CODE = _reference.TAGS.index("code")
 
-cdef dict _WORD_INDEX = {w.encode("ascii"): i for i, w in enumerate(_reference.CLASS_WORDS)}
-cdef isize N_WORDS = len(_reference.CLASS_WORDS)
+cdef tuple _WORD_BYTES = tuple(w.encode("ascii") for w in _reference.CLASS_WORDS)
+cdef isize N_WORDS = len(_WORD_BYTES)
+# The class words in an open-addressing table keyed by their FNV-1a hash: slot -> index in CLASS_WORDS, -1 empty.
+DEF WORD_SLOTS = 512  # a power of two, at least twice the words
+DEF MAX_WORD = 64  # no class word is this long; a longer token is none of them
+cdef int _word_slot[WORD_SLOTS]
+cdef const char* _word_ptr[WORD_SLOTS]  # each word's bytes (kept alive by _WORD_BYTES) and length
+cdef isize _word_len[WORD_SLOTS]
+if N_WORDS * 2 > WORD_SLOTS or any(len(w) >= MAX_WORD or w != w.lower() or not w.isalpha() for w in _WORD_BYTES):
+    raise ImportError("pagescan.CLASS_WORDS outgrew the compiled scan's word table (or holds a non-letter)")
+for _i in range(WORD_SLOTS):
+    _word_slot[_i] = -1
+for _i in range(N_WORDS):
+    _word_ptr[_i] = _WORD_BYTES[_i]
+    _word_len[_i] = len(_WORD_BYTES[_i])
+
+
+cdef inline uint64_t _fnv_lower(const uint8_t* v, isize size) noexcept nogil:
+    """FNV-1a of ``size`` bytes with ASCII letters folded to lower case (a class word's key)."""
+    cdef uint64_t h = 14695981039346656037ULL
+    cdef isize k
+    cdef uint8_t c
+    for k in range(size):
+        c = v[k]
+        if 0x41 <= c <= 0x5A:
+            c |= 0x20
+        h = (h ^ c) * 1099511628211ULL
+    return h
+
+
+cdef inline uint64_t _hash(const uint8_t* v, isize size) noexcept nogil:
+    """A hash of ``size`` bytes read eight at a time (a class value's key; values run to hundreds of bytes)."""
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>size
+    cdef uint64_t w
+    while size >= 8:
+        memcpy(&w, v, 8)
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL
+        h ^= h >> 32
+        v += 8
+        size -= 8
+    w = 0
+    memcpy(&w, v, size)
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL
+    return h ^ (h >> 29)
+
+
+cdef bytes _w
+for _i in range(N_WORDS):
+    _w = _WORD_BYTES[_i]
+    _k = _fnv_lower(<const uint8_t*><const char*>_w, len(_w)) & (WORD_SLOTS - 1)
+    while _word_slot[_k] >= 0:
+        _k = (_k + 1) & (WORD_SLOTS - 1)
+    _word_slot[_k] = _i
+
+
+cdef inline int _word_index(const uint8_t* v, isize size) noexcept nogil:
+    """Index in CLASS_WORDS of the token ``v[:size]`` (ASCII letters, any case), -1 if it is none."""
+    cdef isize k
+    cdef int w
+    if size >= MAX_WORD:
+        return -1
+    k = _fnv_lower(v, size) & (WORD_SLOTS - 1)
+    while True:
+        w = _word_slot[k]
+        if w < 0:
+            return -1
+        if _word_len[w] == size and _same_lower(v, _word_ptr[w], size):
+            return w
+        k = (k + 1) & (WORD_SLOTS - 1)
+
+
+cdef inline bint _same_lower(const uint8_t* v, const char* word, isize size) noexcept nogil:
+    """Whether ``v[:size]`` with ASCII letters folded to lower case is ``word``."""
+    cdef isize k
+    cdef uint8_t c
+    for k in range(size):
+        c = v[k]
+        if 0x41 <= c <= 0x5A:
+            c |= 0x20
+        if c != <uint8_t>word[k]:
+            return False
+    return True
+
+
 cdef tuple _BEFORE = tuple(c.encode("utf-8") for c in _reference.CURRENCY_BEFORE)
 cdef tuple _AFTER = tuple(c.encode("utf-8") for c in _reference.CURRENCY_AFTER)
 # The marks counted anywhere in the page: their bytes kept alive here, and the pair of bytes each is
@@ -281,11 +361,69 @@ cdef isize _class_value(const uint8_t* s, isize start, isize end, isize* value_e
 cdef uint8_t _NOTHING = 0
 
 
+cdef struct ClassValue:
+    isize start  # where the value is in the page
+    isize size
+    uint64_t hash
+    int64_t count  # 0: an empty slot
+
+
+cdef struct ClassValues:  # the page's distinct class values and how often each occurs (open addressing)
+    ClassValue* slots
+    isize capacity  # a power of two
+    isize used
+
+
+cdef bint _count_value(ClassValues* t, const uint8_t* s, isize start, isize size) noexcept nogil:
+    """One more occurrence of the class value ``s[start:start + size]`` (compared as bytes, as the
+    reference's Counter keys are); False when memory ran out."""
+    cdef uint64_t h = _hash(s + start, size)
+    cdef isize k, m
+    cdef ClassValue* slot
+    cdef ClassValue* old
+    cdef isize old_capacity
+    if (t.used + 1) * 2 > t.capacity:  # grow to keep the table at most half full
+        old, old_capacity = t.slots, t.capacity
+        t.capacity = old_capacity * 2 if old_capacity else 256
+        t.slots = <ClassValue*>calloc(t.capacity, sizeof(ClassValue))
+        if t.slots == NULL:
+            t.slots, t.capacity = old, old_capacity
+            return False
+        for m in range(old_capacity):
+            if old[m].count:
+                k = old[m].hash & (t.capacity - 1)
+                while t.slots[k].count:
+                    k = (k + 1) & (t.capacity - 1)
+                t.slots[k] = old[m]
+        free(old)
+    k = h & (t.capacity - 1)
+    while True:
+        slot = &t.slots[k]
+        if not slot.count:
+            slot.start, slot.size, slot.hash, slot.count = start, size, h, 1
+            t.used += 1
+            return True
+        if slot.hash == h and slot.size == size and memcmp(s + slot.start, s + start, size) == 0:
+            slot.count += 1
+            return True
+        k = (k + 1) & (t.capacity - 1)
+
+
 def scan(const uint8_t[::1] body):
     """The fields of :class:`mcecrawl.algorithms.pagescan.PageScan` for ``body`` (bytes, or any
     contiguous buffer of bytes), as a tuple."""
     cdef isize n = body.shape[0]
     cdef const uint8_t* s = &body[0] if n else &_NOTHING
+    cdef ClassValues values
+    values.slots, values.capacity, values.used = NULL, 0, 0
+    try:
+        return _scan(s, n, &values)
+    finally:
+        free(values.slots)
+
+
+cdef tuple _scan(const uint8_t* s, isize n, ClassValues* values):
+    """:func:`scan` of the ``n`` bytes at ``s``, counting the class values in ``values``."""
     cdef int64_t tags[MAX_TAGS]
     cdef isize i = 0, j, gt, end, ts, te, vs, ve
     cdef int t, prev = -1
@@ -293,9 +431,6 @@ def scan(const uint8_t[::1] body):
     cdef int64_t c, p_text = 0, long_p = 0, a_text = 0, headline_links = 0, short_links = 0
     cdef int64_t linked_headlines = 0, code_text = 0, prices = 0
     cdef const void* hit
-    cdef dict values = {}
-    cdef PyObject* old
-    cdef bytes key
     for t in range(N_TAGS):
         tags[t] = 0
     while i < n:
@@ -340,34 +475,29 @@ def scan(const uint8_t[::1] body):
             code_text += c
         vs = _class_value(s, j, gt, &ve)
         if vs >= 0 and ve > vs:
-            key = PyBytes_FromStringAndSize(<const char*>s + vs, ve - vs)
-            old = PyDict_GetItem(values, key)
-            PyDict_SetItem(values, key, (<object>old) + 1 if old != NULL else 1)
+            if not _count_value(values, s, vs, ve - vs):
+                raise MemoryError("pagescan: no memory for the class values")
         if c:
             prices += _prices(s, gt + 1, end)
         prev, prev_empty = t, c == 0
         i = end
-    class_words, top, fifth, repeated = _class_counts(values)
+    class_words, top, fifth, repeated = _class_counts(s, values)
     runs = _runs(s, n) + _marks(s, n)
     return ((tuple([tags[t] for t in range(N_TAGS)]), p_text, long_p, a_text, headline_links, short_links,
              linked_headlines, code_text, prices, top, fifth, repeated, class_words) + runs)
 
 
-cdef tuple _class_counts(dict values):
+cdef tuple _class_counts(const uint8_t* s, ClassValues* values):
     """Each class word's tags (words of a distinct value counted once, as often as the value
     occurs), and the most, the fifth most repeated value's count and the values repeated as templates."""
     cdef int64_t words[256]
     cdef int64_t seen[256]
     cdef int64_t best[5]
-    cdef isize pos = 0, k, a, b, serial = 0
-    cdef PyObject* pkey
-    cdef PyObject* pval
-    cdef PyObject* found
+    cdef isize k, a, b, slot, serial = 0
+    cdef int w
     cdef int64_t count, repeated = 0, x
     cdef const uint8_t* v
     cdef isize m
-    cdef char token[64]
-    cdef uint8_t ch
     if N_WORDS > 256:
         raise RuntimeError("pagescan.CLASS_WORDS outgrew the compiled scan's table")
     for k in range(256):
@@ -375,36 +505,36 @@ cdef tuple _class_counts(dict values):
         seen[k] = -1
     for k in range(5):
         best[k] = 0
-    while PyDict_Next(values, &pos, &pkey, &pval):
-        count = <object>pval
+    for slot in range(values.capacity):
+        count = values.slots[slot].count
+        if not count:
+            continue
         repeated += count >= TEMPLATE_REPEAT
         x = count
         for k in range(5):  # keep the five largest counts, in order
             if x > best[k]:
                 x, best[k] = best[k], x
-        v = <bytes>pkey
-        m = len(<bytes>pkey)
+        v = s + values.slots[slot].start
+        m = values.slots[slot].size
         serial += 1
         a = 0
-        while a < m:
-            ch = v[a] | 0x20 if 0x41 <= v[a] <= 0x5A else v[a]
-            if not (0x61 <= ch <= 0x7A):
+        while a < m:  # the value's runs of ASCII letters, each looked up once in lower case
+            if not _letter(v[a]):
                 a += 1
                 continue
             b = a
-            while b < m and (0x61 <= (v[b] | 0x20 if 0x41 <= v[b] <= 0x5A else v[b]) <= 0x7A):
+            while b < m and _letter(v[b]):
                 b += 1
-            if b - a <= 63:  # no class word is longer; a longer token is none of them
-                for k in range(b - a):
-                    token[k] = <char>(v[a + k] | 0x20 if 0x41 <= v[a + k] <= 0x5A else v[a + k])
-                found = PyDict_GetItem(_WORD_INDEX, PyBytes_FromStringAndSize(token, b - a))
-                if found != NULL:
-                    k = <object>found
-                    if seen[k] != serial:
-                        seen[k] = serial
-                        words[k] += count
+            w = _word_index(v + a, b - a)
+            if w >= 0 and seen[w] != serial:
+                seen[w] = serial
+                words[w] += count
             a = b
     return tuple([words[k] for k in range(N_WORDS)]), best[0], best[4], repeated
+
+
+cdef inline bint _letter(uint8_t c) noexcept nogil:
+    return (0x41 <= c <= 0x5A) or (0x61 <= c <= 0x7A)
 
 
 cdef tuple _runs(const uint8_t* s, isize n):

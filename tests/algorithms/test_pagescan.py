@@ -52,6 +52,19 @@ def test_class_words_once_per_attribute_and_ascii_case():
         assert s.class_words[CLASS_WORDS.index("comment")] == 1 and s.top_class_repeat == 1
 
 
+def test_many_distinct_class_values_counted_as_the_reference():
+    # The compiled scan counts class values in a table of its own that grows as values come: 3,000
+    # distinct ones (some told apart by case or a last byte only), the first hundred eight times each.
+    values = [f"card item-{i} {'Post' if i % 2 else 'post'}{'x' if i % 3 else ''}" for i in range(3000)]
+    values += values[:100] * 7
+    page = "".join(f"<li class='{v}'>text {i}</li>" for i, v in enumerate(values)).encode()
+    for s in both(page):
+        assert s.top_class_repeat == 8 and s.classes_repeated == 100 and s.fifth_class_repeat == 8
+        assert s.class_words[CLASS_WORDS.index("card")] == len(values)
+        assert s.class_words[CLASS_WORDS.index("post")] == sum(1 for v in values if v.split()[2] in ("post", "Post"))
+        assert s.class_words[CLASS_WORDS.index("item")] == len(values)
+
+
 def test_prices_marks_and_anchors():
     page = ("<p>Now $ 19 or 25kr2, 10 USD and €5</p><p>5€ no</p>datePublishedatePublished author byline"
             '<script>{"@type": "Product"}</script><meta property="og:type" content="product">'
