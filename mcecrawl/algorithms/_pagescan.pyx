@@ -122,16 +122,17 @@ for _i in range(N_WORDS):
     _word_len[_i] = len(_WORD_BYTES[_i])
 
 
+cdef inline uint8_t _lower(uint8_t c) noexcept nogil:
+    """An ASCII letter in lower case; any other byte as it is (what ``bytes.lower`` does)."""
+    return c | 0x20 if 0x41 <= c <= 0x5A else c
+
+
 cdef inline uint64_t _fnv_lower(const uint8_t* v, isize size) noexcept nogil:
     """FNV-1a of ``size`` bytes with ASCII letters folded to lower case (a class word's key)."""
     cdef uint64_t h = 14695981039346656037ULL
     cdef isize k
-    cdef uint8_t c
     for k in range(size):
-        c = v[k]
-        if 0x41 <= c <= 0x5A:
-            c |= 0x20
-        h = (h ^ c) * 1099511628211ULL
+        h = (h ^ _lower(v[k])) * 1099511628211ULL
     return h
 
 
@@ -179,12 +180,8 @@ cdef inline int _word_index(const uint8_t* v, isize size) noexcept nogil:
 cdef inline bint _same_lower(const uint8_t* v, const char* word, isize size) noexcept nogil:
     """Whether ``v[:size]`` with ASCII letters folded to lower case is ``word``."""
     cdef isize k
-    cdef uint8_t c
     for k in range(size):
-        c = v[k]
-        if 0x41 <= c <= 0x5A:
-            c |= 0x20
-        if c != <uint8_t>word[k]:
+        if _lower(v[k]) != <uint8_t>word[k]:
             return False
     return True
 
