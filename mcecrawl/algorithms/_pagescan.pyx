@@ -108,7 +108,7 @@ cdef int TAG_CODE = _reference.TAGS.index("code")
 cdef tuple _WORD_BYTES = tuple(w.encode("ascii") for w in _reference.CLASS_WORDS)
 cdef isize N_WORDS = len(_WORD_BYTES)
 # The class words in an open-addressing table keyed by their FNV-1a hash: slot -> index in CLASS_WORDS, -1 empty.
-DEF WORD_SLOTS = 512  # a power of two, at least twice the words
+DEF WORD_SLOTS = 512  # a power of two, at least twice the words (so at most WORD_SLOTS / 2 words)
 DEF MAX_WORD = 64  # no class word is this long; a longer token is none of them
 cdef int _word_slot[WORD_SLOTS]
 cdef const char* _word_ptr[WORD_SLOTS]  # each word's bytes (kept alive by _WORD_BYTES) and length
@@ -487,17 +487,15 @@ cdef tuple _scan(const uint8_t* s, isize n, ClassValues* values):
 cdef tuple _class_counts(const uint8_t* s, ClassValues* values):
     """Each class word's tags (words of a distinct value counted once, as often as the value
     occurs), and the most, the fifth most repeated value's count and the values repeated as templates."""
-    cdef int64_t words[256]
-    cdef int64_t seen[256]
+    cdef int64_t words[WORD_SLOTS // 2]  # N_WORDS at most, checked at import
+    cdef int64_t seen[WORD_SLOTS // 2]
     cdef int64_t best[5]
     cdef isize k, a, b, slot, serial = 0
     cdef int w
     cdef int64_t count, repeated = 0, x
     cdef const uint8_t* v
     cdef isize m
-    if N_WORDS > 256:
-        raise RuntimeError("pagescan.CLASS_WORDS outgrew the compiled scan's table")
-    for k in range(256):
+    for k in range(N_WORDS):
         words[k] = 0
         seen[k] = -1
     for k in range(5):
