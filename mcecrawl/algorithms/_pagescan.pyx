@@ -108,12 +108,13 @@ cdef int TAG_CODE = _reference.TAGS.index("code")
 cdef tuple _WORD_BYTES = tuple(w.encode("ascii") for w in _reference.CLASS_WORDS)
 cdef isize N_WORDS = len(_WORD_BYTES)
 # The class words in an open-addressing table keyed by their FNV-1a hash: slot -> index in CLASS_WORDS, -1 empty.
-DEF WORD_SLOTS = 512  # a power of two, at least twice the words (so at most WORD_SLOTS / 2 words)
+DEF WORD_SLOTS = 512  # a power of two, at least twice the words
+DEF MAX_WORDS = 256  # WORD_SLOTS / 2: the most words the table (and _class_counts' arrays) take
 DEF MAX_WORD = 64  # no class word is this long; a longer token is none of them
 cdef int _word_slot[WORD_SLOTS]
 cdef const char* _word_ptr[WORD_SLOTS]  # each word's bytes (kept alive by _WORD_BYTES) and length
 cdef isize _word_len[WORD_SLOTS]
-if N_WORDS * 2 > WORD_SLOTS or any(len(w) >= MAX_WORD or w != w.lower() or not w.isalpha() for w in _WORD_BYTES):
+if N_WORDS > MAX_WORDS or any(len(w) >= MAX_WORD or w != w.lower() or not w.isalpha() for w in _WORD_BYTES):
     raise ImportError("pagescan.CLASS_WORDS outgrew the compiled scan's word table (or holds a non-letter)")
 for _i in range(WORD_SLOTS):
     _word_slot[_i] = -1
@@ -487,8 +488,8 @@ cdef tuple _scan(const uint8_t* s, isize n, ClassValues* values):
 cdef tuple _class_counts(const uint8_t* s, ClassValues* values):
     """Each class word's tags (words of a distinct value counted once, as often as the value
     occurs), and the most, the fifth most repeated value's count and the values repeated as templates."""
-    cdef int64_t words[WORD_SLOTS // 2]  # N_WORDS at most, checked at import
-    cdef int64_t seen[WORD_SLOTS // 2]
+    cdef int64_t words[MAX_WORDS]  # N_WORDS at most, checked at import
+    cdef int64_t seen[MAX_WORDS]
     cdef int64_t best[5]
     cdef isize k, a, b, slot, serial = 0
     cdef int w
