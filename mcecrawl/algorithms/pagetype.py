@@ -272,24 +272,7 @@ def judge(html: str | bytes, url: str | None = None, *, tree: Any = None) -> Jud
     return Judgement(page_type, reason, confidence(page_type, reason, probs))
 
 
-# The list types (their reading: every item of a list, every post of a thread): a judgement of one is
-# as sure as the model is that the page is not an article, not that it is this one of them. What is
-# acted on is "not an article, read as a list of items" (the growth guard then asks the reading to hold
-# many times the article's text), and the model's mass is often spread over listing, collection and
-# forum on the same page: wcxb_dev, judgement held out by domain, shipped gate 0.8394 -> 0.8425 (listing
-# 0.605 -> 0.632), every article set as before and the same two article pages read as another type
-# (docs/history.md, "A list type's confidence"). A list type the model judges most probable leaves the
-# article at most one half, so typed.TYPED_MIN_CONFIDENCE (0.5) now bounds only the listing rule's
-# judgements; the growth guard does the rest. The prose types keep the probability of the type: by the
-# page's not being an article, their gate reads 4 to 7 article pages as another type (against 2) at
-# every bound tried (0.5-0.9).
-NOT_ARTICLE_TYPES = frozenset({"listing", "collection", "forum"})
-
-
 def confidence(page_type: str, reason: str, probs: dict[str, float]) -> float:
     """A decision's confidence (:func:`decide`), to three decimals: the model's probability of the type;
-    for the list types (:data:`NOT_ARTICLE_TYPES`) and the listing rule, the model's that the page is
-    not an article."""
-    if reason.startswith("model") and page_type not in NOT_ARTICLE_TYPES:
-        return round(probs[page_type], 3)
-    return round(1.0 - probs.get("article", 0.0), 3)
+    the listing rule's is the model's that the page is not an article."""
+    return round(probs[page_type] if reason.startswith("model") else 1.0 - probs.get("article", 0.0), 3)

@@ -31,11 +31,8 @@ from mcecrawl.algorithms.threads import thread_content
 NAME = "scored_regions"  # the default algorithm's name: a typed extraction is its output for the type
 
 # A page-type judgement (:func:`mcecrawl.algorithms.pagetype.judge`) is acted on only at this
-# confidence or above (a list type's confidence: the model's that the page is not an article,
-# :data:`mcecrawl.algorithms.pagetype.NOT_ARTICLE_TYPES`; 0.5 to 0.7 tie on wcxb_dev since, and 0.5
-# leaves the prose types' gate below as chosen: docs/history.md, "A list type's confidence"), and
-# only when the typed reading holds at least TYPED_MIN_GROWTH times the characters of the article
-# reading (:func:`grown_enough`: a listing's or a thread's items are
+# confidence or above, and only when the typed reading holds at least TYPED_MIN_GROWTH times the
+# characters of the article reading (:func:`grown_enough`: a listing's or a thread's items are
 # many times the one teaser or post an article extraction keeps; an article's body is most of what
 # a typed reading of it finds).  Otherwise the page is read as an article (the article extraction,
 # type ``article``): a misjudged article read as a listing loses its text, and a crawl drops it as

@@ -235,29 +235,3 @@ def test_the_page_is_judged_alike_as_str_bytes_or_bytearray():
     as_str = judge(html, "https://example.org/2024/05/a-long-article-slug")
     for page in (html.encode(), bytearray(html.encode())):
         assert judge(page, "https://example.org/2024/05/a-long-article-slug") == as_str
-
-
-def test_a_list_type_is_as_sure_as_the_page_is_not_an_article():
-    """A listing, collection or forum judgement's confidence is the model's probability that the page
-    is not an article (its mass spread over the list types); a prose type's is its own probability."""
-    probs = {"article": 0.2, "listing": 0.35, "collection": 0.3, "forum": 0.05, "product": 0.04,
-             "documentation": 0.03, "service": 0.03}
-    for list_type in ("listing", "collection", "forum"):
-        assert pagetype.confidence(list_type, "model p=0.35: ...", probs) == 0.8
-    assert pagetype.confidence("product", "model p=0.04: ...", probs) == 0.04
-    assert pagetype.confidence("article", "model p=0.20: ...", probs) == 0.2
-    assert pagetype.confidence("listing", "24 linked headlines, 0 text runs", probs) == 0.8  # the listing rule
-
-
-def test_a_listing_under_half_its_own_probability_is_acted_on():
-    """Acted on (algorithms.acted_on) at 0.35 for listing when the page is 0.8 not an article; the
-    listing rule on a page the model holds an article (0.6) is not."""
-    from mcecrawl.algorithms import acted_on
-
-    probs = {"article": 0.2, "listing": 0.35, "collection": 0.3, "forum": 0.15}
-    read_as, _ = acted_on("listing", pagetype.confidence("listing", "model p=0.35", probs), "model p=0.35")
-    assert read_as == "listing"
-    probs = {"article": 0.6, "listing": 0.4}
-    rule = "122 linked headlines, 1 text runs of 200+ characters"
-    read_as, why = acted_on("listing", pagetype.confidence("listing", rule, probs), rule)
-    assert read_as == "article" and "under the 0.50 needed" in why
