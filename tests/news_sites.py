@@ -29,6 +29,7 @@ import threading
 
 from data_root import SHARED_DATA
 from mcecrawl.encoding import decode
+from mcecrawl.evaluation.datasets import strip_markup
 from mcecrawl.spiders.evidence import microdata_evidence, page_evidence, signals_selector
 
 R2L = SHARED_DATA / "r2l"
@@ -42,18 +43,9 @@ _CANONICAL = re.compile(r"<link[^>]*rel=[\"']?canonical[^>]*>", re.I)
 _ARTICLE_META = re.compile(r"<meta[^>]*(?:og:type|article:)[^>]*>", re.I)
 _ITEMTYPE = re.compile(r"\sitem(?:type|prop)=[\"'][^\"']*[\"']", re.I)
 _HEAD = re.compile(r"<head[^>]*>", re.I)
-# Page-type markup of an article page, removed in the stripped variant: JSON-LD scripts, og:type metas,
-# microdata attributes.
-_OG_TYPE = re.compile(r"<meta[^>]*og:type[^>]*>", re.I)
-_MICRODATA = re.compile(r"\sitem(?:scope|type|prop)(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?", re.I)
 WCXB = R2L.parent / "wcxb_dev"
 # Real non-article pages of wcxb_dev served on the fixture sites (one of each type), at /more/<type>.
 OTHER_TYPES = ("listing", "forum", "service", "collection", "product")
-
-
-def strip_markup(text: str) -> str:
-    """``text`` without its page-type markup (JSON-LD, og:type, itemscope/itemtype/itemprop)."""
-    return _MICRODATA.sub("", _OG_TYPE.sub("", _LDJSON.sub("", text)))
 
 
 def real_other_pages() -> dict[str, bytes]:

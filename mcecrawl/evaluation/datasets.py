@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -169,6 +170,18 @@ def load_dataset(root: str | Path) -> Dataset:
     return Dataset(root.name, root, tuple(pages))
 
 
+# A page's page-type markup: JSON-LD scripts, og:type metas, microdata attributes.  Removed, a dev
+# page stands for the same page on a site that carries none (the generic news spider's "any site" case).
+_LDJSON = re.compile(r"<script[^>]*ld\+json[^>]*>.*?</script>", re.S | re.I)
+_OG_TYPE = re.compile(r"<meta[^>]*og:type[^>]*>", re.I)
+_MICRODATA = re.compile(r"\sitem(?:scope|type|prop)(?:=(?:\"[^\"]*\"|'[^']*'|[^\s>]+))?", re.I)
+
+
+def strip_markup(text: str) -> str:
+    """``text`` without its page-type markup (JSON-LD, og:type, itemscope/itemtype/itemprop)."""
+    return _MICRODATA.sub("", _OG_TYPE.sub("", _LDJSON.sub("", text)))
+
+
 def data_files(root: str | Path) -> list[Path]:
     """The files a dataset's scores depend on (manifest, pages, gold variants), sorted."""
     root = Path(root)
@@ -190,4 +203,5 @@ def dataset_sha256(root: str | Path) -> str:
     return h.hexdigest()
 
 
-__all__ = ["Dataset", "GOLD_VARIANTS", "Page", "data_files", "dataset_sha256", "load_dataset", "page_path", "site_of"]
+__all__ = ["Dataset", "GOLD_VARIANTS", "Page", "data_files", "dataset_sha256", "load_dataset", "page_path", "site_of",
+           "strip_markup"]
