@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mcecrawl.evaluation.datasets import dataset_sha256, load_dataset, site_of
+from mcecrawl.evaluation.datasets import dataset_sha256, load_dataset, site_of, strip_markup
 
 ARABIC = "\u0627\u0644\u0639\u0631\u0628\u064a\u0629"  # العربية
 
@@ -113,3 +113,17 @@ def test_loader_reads_gzipped_pages_as_wcxb_ships_them(tmp_path):
     (root / "manifest.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     with pytest.raises(FileNotFoundError, match="pages/missing.html.gz"):
         load_dataset(root)
+
+
+def test_strip_markup_removes_page_type_markup_and_keeps_the_rest():
+    """JSON-LD scripts, og:type metas and microdata attributes go (the page as a site without them would
+    serve it); other scripts, metas and attributes stay."""
+    page = ('<html><head><meta property="og:type" content="article"><meta property="og:title" content="T">'
+            '<script type="application/ld+json">{"@type": "NewsArticle"}</script><script>var x = 1;</script>'
+            '</head><body><article itemscope itemtype="https://schema.org/Article" class="post">'
+            '<h1 itemprop=headline>T</h1><p itemprop="articleBody">Body.</p></article></body></html>')
+    stripped = strip_markup(page)
+    for gone in ("og:type", "ld+json", "NewsArticle", "itemscope", "itemtype", "itemprop"):
+        assert gone not in stripped
+    for kept in ('og:title', "var x = 1;", '<article class="post">', "<h1>T</h1>", "<p>Body.</p>"):
+        assert kept in stripped
