@@ -35,7 +35,10 @@ gate_pagetype.py: every article set within 0.002, no miss), reads no more articl
 type than the list types' gate alone, and is the best such on wcxb_dev; held out by leaving one
 dataset out (wcxb_dev: by its folds of domains).  A collection's own growth guard
 (``typed.COLLECTION_MIN_GROWTH``) is chosen the same way, one type at a
-time among :data:`OWN_GROWTHS` (a thread's own guard was measured so and not kept).
+time among :data:`OWN_GROWTHS` (a thread's own guard was measured so and not kept); the guard of a
+prose judgement under its bound (``typed.PROSE_UNSURE_MIN_GROWTH``) is the smallest of :data:`UNSURE_GROWTHS`
+that reads no article page as another type that was not before, the article sets also without their URL
+and stripped of their markup.
 Identity: ``snapshot`` records, for every page of :data:`IDENTITY_SETS`, the default extraction
 (judged: text, title, status, reason, page type and its reason) and each typed reading
 (:data:`READINGS`, read from the page's article extraction as :func:`mcecrawl.algorithms._judged`
@@ -201,12 +204,16 @@ def _prose_gate(rows_file: Path) -> str:
     never = (1.01, math.inf)  # prose readings never acted on
     same = gate  # the prose types under the list types' gate (as before the prose gate)
 
+    unsure = gp.PROSE_UNSURE_MIN_GROWTH  # the judgements under the bound: as shipped, but for never and same
+
     def run(prose: tuple[float, float], fn: Callable[[], Any]) -> Any:
         gp.PROSE_MIN_CONFIDENCE, gp.PROSE_MIN_GROWTH = prose
+        gp.PROSE_UNSURE_MIN_GROWTH = math.inf if prose in (never, same) else unsure
         try:
             return fn()
         finally:
             gp.PROSE_MIN_CONFIDENCE, gp.PROSE_MIN_GROWTH = shipped
+            gp.PROSE_UNSURE_MIN_GROWTH = unsure
 
     def acted(part: dict[str, list[dict[str, Any]]], prose: tuple[float, float]) -> int:
         return run(prose, lambda: sum(gp.acted(v, gate) for n, v in part.items() if n != "wcxb_dev" and "," not in n))
@@ -248,6 +255,62 @@ def _prose_gate(rows_file: Path) -> str:
         g = choose({m: v for m, v in sets.items() if m.split(",")[0] != n})
         lines.append(f"| {n} | {g[0]:.2f}, {g[1]:g}x | {run(g, lambda: gp.figure(n, sets[n], gate)):.4f} | "
                      f"{gp.figure(n, sets[n], gate):.4f} | {run(g, lambda: gp.acted(sets[n], gate))} |")
+    return "\n".join(lines)
+
+
+# The growth guards tried for a prose judgement under typed.PROSE_MIN_CONFIDENCE
+# (typed.PROSE_UNSURE_MIN_GROWTH; inf: such judgements never acted on).
+UNSURE_GROWTHS = (1.5, 2.0, 3.0, 4.0, 6.0, math.inf)
+
+
+def _unsure_guard(rows_file: Path) -> str:
+    """The growth guard of a prose judgement under its bound (typed.PROSE_UNSURE_MIN_GROWTH): the smallest
+    under which no article page is read as another type that was not without it, in the article sets as
+    served and in every one of their gate_pagetype.VARIANTS (without URL, stripped of markup), and
+    admissible; each set's figure, and wcxb_dev held out by its folds of domains."""
+    import json
+
+    import gate_pagetype as gp
+
+    sets = json.loads(rows_file.read_text())
+    gate = (typed.TYPED_MIN_CONFIDENCE, typed.TYPED_MIN_GROWTH)
+    shipped = typed.PROSE_UNSURE_MIN_GROWTH
+    names = [n for n in sets if "," not in n]
+
+    def run(growth: float, fn: Callable[[], Any]) -> Any:
+        gp.PROSE_UNSURE_MIN_GROWTH = growth
+        try:
+            return fn()
+        finally:
+            gp.PROSE_UNSURE_MIN_GROWTH = shipped
+
+    def acted_pages(part: dict[str, list[dict[str, Any]]], growth: float) -> set[tuple[str, str]]:
+        return run(growth, lambda: {(n, r["id"]) for n, v in part.items() if n != "wcxb_dev"
+                                    for r in v if gp.acts(r, gate)})
+
+    def choose(part: dict[str, list[dict[str, Any]]]) -> float:
+        before = acted_pages(part, math.inf)
+        return min(g for g in UNSURE_GROWTHS if run(g, lambda: gp.admissible(part, gate))
+                   and acted_pages(part, g) <= before)
+
+    lines = [f"**The prose judgements under p {typed.PROSE_MIN_CONFIDENCE:.2f}: their growth guard** (list types: "
+             f"p >= {gate[0]:.2f}, typed >= {gate[1]:g}x article; rows of {rows_file.name}; article pages newly "
+             "read as another type counted over the sets as served and their variants)", "",
+             "| guard under the bound | " + " | ".join(names) + " | article pages newly read as another type |",
+             "|---|" + "---:|" * (len(names) + 1)]
+    before = acted_pages(sets, math.inf)
+    for g in UNSURE_GROWTHS:
+        cells = run(g, lambda: [f"{gp.figure(n, sets[n], gate):.4f}" for n in names])
+        new = sorted(acted_pages(sets, g) - before)
+        label = ("never acted on" if g == math.inf else f"{g:g}x") + (" (shipped)" if g == shipped else "")
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {len(new)}"
+                     + (f": {', '.join(f'{n} {i}' for n, i in new)}" if new else "") + " |")
+    lines.append(f"\nchosen on all sets: {choose(sets):g}x (shipped {shipped:g}x)")
+    held, chosen = _by_folds(sets, "wcxb_dev", choose, lambda g, part: run(
+        g, lambda: [r["typed"] if gp.acts(r, gate) else r["article"] for r in part]))
+    lines.append(f"wcxb_dev by folds of domains: {'; '.join(f'{c:g}x' for c in sorted(chosen))}, "
+                 f"{statistics.fmean(held):.4f} (never acted on: "
+                 f"{run(math.inf, lambda: gp.figure('wcxb_dev', sets['wcxb_dev'], gate)):.4f})")
     return "\n".join(lines)
 
 
@@ -531,6 +594,7 @@ def main() -> int:
             return 2
         parts.append(_prose_gate(args.cache))
         parts.append(_own_guards(args.cache))
+        parts.append(_unsure_guard(args.cache))
     if args.what in ("speed", "all"):
         parts.append(speed(args.rounds))
     print("\n\n".join(parts))

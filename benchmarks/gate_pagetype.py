@@ -48,6 +48,7 @@ from mcecrawl.algorithms.typed import (  # noqa: E402
     PROSE_MIN_CONFIDENCE,
     PROSE_MIN_GROWTH,
     PROSE_TYPES,
+    PROSE_UNSURE_MIN_GROWTH,
     TYPED_MIN_CONFIDENCE,
     TYPED_MIN_GROWTH,
     each_block_once,
@@ -144,11 +145,19 @@ NEVER: Gate = (1.01, math.inf)
 def acts(r: dict[str, Any], gate: Gate) -> bool:
     """Whether ``gate`` reads the page as its judged type (as mcecrawl.algorithms.acted_on and
     typed.grown_enough do; the prose types' bound at least typed.PROSE_MIN_CONFIDENCE, their guard at
-    most typed.PROSE_MIN_GROWTH; a collection's guard at most its own, typed.COLLECTION_MIN_GROWTH)."""
-    prose = r["type"] in PROSE_TYPES
-    bound = max(gate[0], PROSE_MIN_CONFIDENCE) if prose else gate[0]
-    growth = min(gate[1], PROSE_MIN_GROWTH if prose else OWN_GROWTH.get(r["type"], math.inf))
-    return r["type"] != "article" and r["conf"] >= bound and (
+    most typed.PROSE_MIN_GROWTH, and under that bound, unless the gate never acts, their guard at most
+    typed.PROSE_UNSURE_MIN_GROWTH (inf: never); a collection's guard at most its own,
+    typed.COLLECTION_MIN_GROWTH)."""
+    if r["type"] in PROSE_TYPES:
+        if r["conf"] >= max(gate[0], PROSE_MIN_CONFIDENCE):
+            growth = min(gate[1], PROSE_MIN_GROWTH)
+        elif gate[0] <= 1 and math.isfinite(PROSE_UNSURE_MIN_GROWTH):
+            growth = min(gate[1], PROSE_UNSURE_MIN_GROWTH)
+        else:
+            return False
+        return r["typed_chars"] >= growth * max(r["art_chars"], 1)
+    growth = min(gate[1], OWN_GROWTH.get(r["type"], math.inf))
+    return r["type"] != "article" and r["conf"] >= gate[0] and (
         r["type"] == "other" or r["typed_chars"] >= growth * max(r["art_chars"], 1))
 
 

@@ -152,9 +152,9 @@ def _judged(page: str | bytes, url: str | None, page_type: str, confidence: floa
         logger.warning("reading %s as %s failed: %r", url or "<page>", read_as, e)
         why = f"{page_type} judged at {confidence:.2f}, but its reading failed ({e!r}): read as an article"
         return replace(article, page_type="article", page_type_reason=why)
-    if not grown_enough(article, typed):
-        why = (f"{page_type} judged at {confidence:.2f}, but its reading is under {min_growth(read_as):g} times the "
-               f"article's text: read as an article ({reason})")
+    if not grown_enough(article, typed, confidence):
+        why = (f"{page_type} judged at {confidence:.2f}, but its reading is under "
+               f"{min_growth(read_as, confidence):g} times the article's text: read as an article ({reason})")
         return replace(article, page_type="article", page_type_reason=why)
     return replace(each_block_once(typed), page_type_reason=why)
 

@@ -16,6 +16,7 @@ from mcecrawl.algorithms.typed import TYPED_MIN_CONFIDENCE, extract_as
 
 SHIPPED_GROWTH = typed.TYPED_MIN_GROWTH
 SHIPPED_PROSE_GROWTH = typed.PROSE_MIN_GROWTH
+SHIPPED_UNSURE_GROWTH = typed.PROSE_UNSURE_MIN_GROWTH
 
 CHROME = """<header class="site-header"><a href="/">Daily Site</a><nav><ul>
 <li><a href="/news">News</a></li><li><a href="/sport">Sport</a></li>
@@ -83,6 +84,7 @@ def judged_as(monkeypatch: pytest.MonkeyPatch, page_type: str, confidence: float
                         lambda: lambda html, url=None, **kw: FakeJudgement(page_type, "test", confidence))
     monkeypatch.setattr(typed, "TYPED_MIN_GROWTH", SHIPPED_GROWTH if guarded else 0.0)
     monkeypatch.setattr(typed, "PROSE_MIN_GROWTH", SHIPPED_PROSE_GROWTH if guarded else 0.0)
+    monkeypatch.setattr(typed, "PROSE_UNSURE_MIN_GROWTH", SHIPPED_UNSURE_GROWTH if guarded else 0.0)
 
 
 def test_a_sure_judgement_is_acted_on_only_when_its_reading_grows_past_the_article(monkeypatch):
@@ -130,7 +132,7 @@ def test_a_collection_has_its_own_lower_growth_guard():
     assert not typed.grown_enough(article, replace(twice, page_type="forum"))
 
 
-@pytest.mark.parametrize("page_type", ["listing", "forum", "product", "documentation", "service", "other"])
+@pytest.mark.parametrize("page_type", ["listing", "collection", "forum", "other"])
 def test_an_unsure_judgement_is_not_acted_on(monkeypatch, page_type):
     html = listing()
     bound = typed.min_confidence(page_type)
@@ -144,14 +146,27 @@ def test_an_unsure_judgement_is_not_acted_on(monkeypatch, page_type):
     assert extract(html).page_type == page_type
 
 
-def test_prose_types_need_a_surer_judgement_than_list_types():
-    # a misjudged article read as a service page stays in a crawl's corpus only when read as an
-    # article: the prose types are acted on from PROSE_MIN_CONFIDENCE, the list types from TYPED_MIN_CONFIDENCE
-    assert typed.min_confidence("listing") == TYPED_MIN_CONFIDENCE < typed.PROSE_MIN_CONFIDENCE
+def test_an_unsure_prose_judgement_needs_its_reading_to_grow_more(monkeypatch):
+    # a prose judgement under PROSE_MIN_CONFIDENCE is read as its type only when its reading holds
+    # PROSE_UNSURE_MIN_GROWTH times the article's text (from the bound on, PROSE_MIN_GROWTH times);
+    # a list type under TYPED_MIN_CONFIDENCE is not read as one at all
+    assert typed.min_confidence("listing") == TYPED_MIN_CONFIDENCE > typed.min_confidence("service") == 0.0
+    assert algorithms.acted_on("listing", TYPED_MIN_CONFIDENCE - 0.01, "model")[0] == "article"
+    sure, unsure = typed.PROSE_MIN_CONFIDENCE, typed.PROSE_MIN_CONFIDENCE - 0.01
     for page_type in ("documentation", "product", "service"):
-        assert typed.min_confidence(page_type) == typed.PROSE_MIN_CONFIDENCE
-        assert algorithms.acted_on(page_type, 0.6, "model")[0] == "article"
-    assert algorithms.acted_on("listing", 0.6, "model")[0] == "listing"
+        assert algorithms.acted_on(page_type, 0.05, "model")[0] == page_type
+        assert typed.min_growth(page_type, unsure) == SHIPPED_UNSURE_GROWTH > typed.min_growth(page_type, sure)
+    html = product()  # its service reading holds 1.7 times the article's text: enough when sure, not when unsure
+    judged_as(monkeypatch, "service", unsure, guarded=True)
+    result = extract(html)
+    assert result.page_type == "article" and result.text == scored_regions(html).text
+    assert result.page_type_reason.startswith(
+        f"service judged at {unsure:.2f}, but its reading is under {SHIPPED_UNSURE_GROWTH:g} times the article's text")
+    judged_as(monkeypatch, "service", sure, guarded=True)
+    assert extract(html).page_type == "service"
+    article = scored_regions(html)
+    thrice = replace(article, text=" ".join([article.text] * 3), page_type="service")
+    assert typed.grown_enough(article, thrice, unsure)
 
 
 def test_listing_of_20_teasers_gives_all_20_items_in_order(monkeypatch):
