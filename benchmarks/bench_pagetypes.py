@@ -97,6 +97,21 @@ PROSE_GROWTHS = (1.0, 1.1, 1.25, 1.5, 2.0, 4.0)
 # The own growth guards tried for a collection's reading (typed.COLLECTION_MIN_GROWTH), at most the
 # list types' typed.TYPED_MIN_GROWTH.
 OWN_GROWTHS = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0)
+# The list types with a growth guard of their own, and its constant in typed.
+OWN_GUARDS = {"collection": "COLLECTION_MIN_GROWTH"}
+
+
+def with_constants(values: dict[str, float], fn: Callable[[], Any]) -> Any:
+    """``fn()`` with typed's constants set to ``values`` (gate_pagetype.acts reads them through
+    typed.min_growth), as shipped again after."""
+    shipped = {name: getattr(typed, name) for name in values}
+    for name, v in values.items():
+        setattr(typed, name, v)
+    try:
+        return fn()
+    finally:
+        for name, v in shipped.items():
+            setattr(typed, name, v)
 
 
 def domain(site: str) -> str:
@@ -204,16 +219,11 @@ def _prose_gate(rows_file: Path) -> str:
     never = (1.01, math.inf)  # prose readings never acted on
     same = gate  # the prose types under the list types' gate (as before the prose gate)
 
-    unsure = gp.PROSE_UNSURE_MIN_GROWTH  # the judgements under the bound: as shipped, but for never and same
+    unsure = typed.PROSE_UNSURE_MIN_GROWTH  # the judgements under the bound: as shipped, but for never and same
 
     def run(prose: tuple[float, float], fn: Callable[[], Any]) -> Any:
-        gp.PROSE_MIN_CONFIDENCE, gp.PROSE_MIN_GROWTH = prose
-        gp.PROSE_UNSURE_MIN_GROWTH = math.inf if prose in (never, same) else unsure
-        try:
-            return fn()
-        finally:
-            gp.PROSE_MIN_CONFIDENCE, gp.PROSE_MIN_GROWTH = shipped
-            gp.PROSE_UNSURE_MIN_GROWTH = unsure
+        return with_constants({"PROSE_MIN_CONFIDENCE": prose[0], "PROSE_MIN_GROWTH": prose[1],
+                               "PROSE_UNSURE_MIN_GROWTH": math.inf if prose in (never, same) else unsure}, fn)
 
     def acted(part: dict[str, list[dict[str, Any]]], prose: tuple[float, float]) -> int:
         return run(prose, lambda: sum(gp.acted(v, gate) for n, v in part.items() if n != "wcxb_dev" and "," not in n))
@@ -278,11 +288,7 @@ def _unsure_guard(rows_file: Path) -> str:
     names = [n for n in sets if "," not in n]
 
     def run(growth: float, fn: Callable[[], Any]) -> Any:
-        gp.PROSE_UNSURE_MIN_GROWTH = growth
-        try:
-            return fn()
-        finally:
-            gp.PROSE_UNSURE_MIN_GROWTH = shipped
+        return with_constants({"PROSE_UNSURE_MIN_GROWTH": growth}, fn)
 
     def acted_pages(part: dict[str, list[dict[str, Any]]], growth: float) -> set[tuple[str, str]]:
         return run(growth, lambda: {(n, r["id"]) for n, v in part.items() if n != "wcxb_dev"
@@ -315,7 +321,7 @@ def _unsure_guard(rows_file: Path) -> str:
 
 
 def _own_guards(rows_file: Path) -> str:
-    """The list types' own growth guards (gate_pagetype.OWN_GROWTH: a collection's), one type at a
+    """The list types' own growth guards (:data:`OWN_GUARDS`: a collection's), one type at a
     time (any other as shipped), chosen as the prose types' gate is (:func:`_prose_gate`), held out alike."""
     import json
 
@@ -323,16 +329,12 @@ def _own_guards(rows_file: Path) -> str:
 
     sets = json.loads(rows_file.read_text())
     gate = (typed.TYPED_MIN_CONFIDENCE, typed.TYPED_MIN_GROWTH)
-    shipped = dict(gp.OWN_GROWTH)
+    shipped = {page_type: getattr(typed, name) for page_type, name in OWN_GUARDS.items()}
     names = [n for n in sets if "," not in n]  # the sets as served; their variants count in admissible
     arts = [n for n in names if n != "wcxb_dev"]
 
     def run(page_type: str, growth: float, fn: Callable[[], Any]) -> Any:
-        gp.OWN_GROWTH[page_type] = growth
-        try:
-            return fn()
-        finally:
-            gp.OWN_GROWTH.update(shipped)
+        return with_constants({OWN_GUARDS[page_type]: growth}, fn)
 
     def acted(part: dict[str, list[dict[str, Any]]]) -> int:
         return sum(gp.acted(v, gate) for n, v in part.items() if n != "wcxb_dev" and "," not in n)

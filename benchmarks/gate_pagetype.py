@@ -42,18 +42,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import numpy as np  # noqa: E402
 
-from mcecrawl.algorithms import extract, pagetype  # noqa: E402
-from mcecrawl.algorithms.typed import (  # noqa: E402
-    COLLECTION_MIN_GROWTH,
-    PROSE_MIN_CONFIDENCE,
-    PROSE_MIN_GROWTH,
-    PROSE_TYPES,
-    PROSE_UNSURE_MIN_GROWTH,
-    TYPED_MIN_CONFIDENCE,
-    TYPED_MIN_GROWTH,
-    each_block_once,
-    extract_as,
-)
+from mcecrawl.algorithms import extract, pagetype, typed  # noqa: E402
+from mcecrawl.algorithms.typed import PROSE_TYPES, each_block_once, extract_as  # noqa: E402
 from mcecrawl.evaluation import load_dataset  # noqa: E402
 from mcecrawl.evaluation.datasets import strip_markup  # noqa: E402
 from mcecrawl.evaluation.metrics import lcs_f1, snippet_score, wcxb_f1  # noqa: E402
@@ -137,28 +127,30 @@ def pages_of(data: Path, name: str, judged: dict[str, tuple[str, float]] | None,
 
 
 Gate = tuple[float, float]  # (confidence bound, growth of the typed reading over the article one)
-# The list types with a growth guard of their own (typed.min_growth), under the gate's.
-OWN_GROWTH = {"collection": COLLECTION_MIN_GROWTH}
+# The types whose growth guard typed.min_growth sets apart from the list types' gate: the prose types'
+# two tiers and a collection's own guard (the scripts measure other values by patching typed's constants).
+OWN_GUARD_TYPES = PROSE_TYPES | {"collection"}
 NEVER: Gate = (1.01, math.inf)
 
 
 def acts(r: dict[str, Any], gate: Gate) -> bool:
-    """Whether ``gate`` reads the page as its judged type (as mcecrawl.algorithms.acted_on and
-    typed.grown_enough do; the prose types' bound at least typed.PROSE_MIN_CONFIDENCE, their guard at
-    most typed.PROSE_MIN_GROWTH, and under that bound, unless the gate never acts, their guard at most
-    typed.PROSE_UNSURE_MIN_GROWTH (inf: never); a collection's guard at most its own,
-    typed.COLLECTION_MIN_GROWTH)."""
-    if r["type"] in PROSE_TYPES:
-        if r["conf"] >= max(gate[0], PROSE_MIN_CONFIDENCE):
-            growth = min(gate[1], PROSE_MIN_GROWTH)
-        elif gate[0] <= 1 and math.isfinite(PROSE_UNSURE_MIN_GROWTH):
-            growth = min(gate[1], PROSE_UNSURE_MIN_GROWTH)
-        else:
-            return False
-        return r["typed_chars"] >= growth * max(r["art_chars"], 1)
-    growth = min(gate[1], OWN_GROWTH.get(r["type"], math.inf))
-    return r["type"] != "article" and r["conf"] >= gate[0] and (
-        r["type"] == "other" or r["typed_chars"] >= growth * max(r["art_chars"], 1))
+    """Whether ``gate``, the list types' (confidence bound, growth guard) -- typed.TYPED_MIN_CONFIDENCE and
+    typed.TYPED_MIN_GROWTH as shipped -- reads the page as its judged type, as mcecrawl.algorithms._judged
+    does: a type with a guard of its own is held to typed.min_growth's (inf: never acted on), at most the
+    gate's; a prose judgement under the gate's bound to the guard of one under its own bound; a bound
+    above 1 never acts."""
+    bound, growth = gate
+    page_type, conf = r["type"], r["conf"]
+    if page_type == "article" or bound > 1:
+        return False
+    if page_type in PROSE_TYPES:
+        conf = conf if conf >= bound else 0.0
+    elif conf < bound:
+        return False
+    if page_type == "other":
+        return True
+    own = typed.min_growth(page_type, conf) if page_type in OWN_GUARD_TYPES else growth
+    return math.isfinite(own) and r["typed_chars"] >= min(growth, own) * max(r["art_chars"], 1)
 
 
 def figure(name: str, rows: list[dict[str, Any]], gate: Gate) -> float:
@@ -225,7 +217,7 @@ def main() -> None:
         if args.cache:
             args.cache.write_text(json.dumps(sets))
 
-    shipped: Gate = (TYPED_MIN_CONFIDENCE, TYPED_MIN_GROWTH)
+    shipped: Gate = (typed.TYPED_MIN_CONFIDENCE, typed.TYPED_MIN_GROWTH)
     print("| gate | " + " | ".join(names) + " | article pages acted on (the sets as served, without URL, stripped "
           "of markup) | new whole-page misses |")
     print("|---|" + "---:|" * (len(names) + 2))
