@@ -7,7 +7,9 @@
 Cases (each built in the child, deterministic): the hostile inputs of the extraction core (empty
 bytes, binary, invalid UTF-8, a page without R2L text, unclosed markup, a page of scripts only,
 deeply nested markup), a page of many short lines (alternating paragraph and link rows: the
-crawler's worst case for per-line costs) and a page of 20,000 unclosed ``<head>`` tags.  Sized
+crawler's worst case for per-line costs), a page of list items (linked headline, teaser, date: judged a
+listing, so the default reads it from a tree of the whole page) and a page of 20,000 unclosed ``<head>``
+tags.  Sized
 cases are built to ``--mb`` megabytes (default 50); ``--double`` also runs them at twice the size
 and reports the time ratio (linear time: at most ~2.5x).
 
@@ -72,6 +74,13 @@ def build(case: str, size: int) -> bytes:
     if case == "short_lines":  # alternating paragraph and link rows, ~300 bytes a row
         return _repeat(b"<p>" + PARA.encode()[:180] + b"</p>\n<a href=\"/news/1\">" + PARA.encode()[:60] + b"</a>\n",
                        size)
+    if case == "listing_items":  # a list of items, each a linked headline, a teaser and a date: judged a listing,
+        # so the default reads it as one too, from a tree of the whole page
+        headline, teaser = PARA[:40].encode(), PARA[40:].encode()
+        item = (b'<li class="item"><h3><a href="/news/%d">' + headline + b" %d</a></h3><p>" + teaser
+                + b'</p><span class="date">2025-01-%02d</span></li>\n')
+        return b"<html><body><ul>" + b"".join(item % (i, i, i % 28 + 1) for i in range(size // len(item))) + \
+            b"</ul></body></html>"
     if case == "unclosed_heads":
         body = b"<body>" + b"".join(b"<p>" + PARA.encode() + b"</p>\n" for _ in range(200))
         return b"<html>" + b"<head><title>t</title>\n" * UNCLOSED_HEADS + body
@@ -81,7 +90,7 @@ def build(case: str, size: int) -> bytes:
     raise ValueError(f"unknown case {case!r}")
 
 
-SIZED = ("binary", "invalid_utf8", "no_r2l", "unclosed_markup", "scripts_only", "short_lines")
+SIZED = ("binary", "invalid_utf8", "no_r2l", "unclosed_markup", "scripts_only", "short_lines", "listing_items")
 FIXED = ("empty", "unclosed_heads", "deep_nesting")
 CASES = SIZED + FIXED
 

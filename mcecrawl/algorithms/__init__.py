@@ -140,12 +140,16 @@ def _judged(page: str | bytes, url: str | None, page_type: str, confidence: floa
     """The default algorithm's extraction of ``page`` as judged: as its type when the judgement is
     sure enough (:func:`acted_on`) and the typed reading grows well past the article reading
     (:func:`mcecrawl.algorithms.typed.grown_enough`), else as an article."""
-    from mcecrawl.algorithms.typed import each_block_once, extract_as, grown_enough, min_growth
+    from mcecrawl.algorithms.typed import each_block_once, extract_as, grown_enough, min_growth, too_large
 
     read_as, why = acted_on(page_type, confidence, reason)
     article = get_algorithm(DEFAULT_ALGORITHM)(page, **params)
     if read_as in ("article", "other"):
         return replace(article, page_type=read_as, page_type_reason=why)
+    large = too_large(page)
+    if large:  # its tree would cost many times the page: memory stays bounded
+        why = f"{page_type} judged at {confidence:.2f}, but {large}: read as an article ({reason})"
+        return replace(article, page_type="article", page_type_reason=why)
     try:
         typed = extract_as(page, read_as, url=url, base=article, once=False, **params)
     except (Exception, RecursionError) as e:  # the article reading stands: a typed reading never costs the page
@@ -163,7 +167,7 @@ def _typed(page: str | bytes, url: str | None, page_type: str | None, params: di
     """The default algorithm's extraction of ``page`` read as its page type: ``page_type`` when the
     caller gives it, else the judgement's when acted on (:func:`_judged`); an article (or a page not
     judged) is extracted as today."""
-    from mcecrawl.algorithms.typed import extract_as
+    from mcecrawl.algorithms.typed import extract_as, too_large
 
     reason = "given by the caller"
     if page_type is None:
@@ -177,6 +181,10 @@ def _typed(page: str | bytes, url: str | None, page_type: str | None, params: di
             result = get_algorithm(DEFAULT_ALGORITHM)(page, **params)
             return replace(result, page_type_reason=f"judgement failed: {e!r}")
         return _judged(page, url, judgement.page_type, judgement.confidence, judgement.reason, params)
+    large = too_large(page) if page_type not in ("article", "other") else None
+    if large:
+        return replace(get_algorithm(DEFAULT_ALGORITHM)(page, **params), page_type="article",
+                       page_type_reason=f"{page_type} given by the caller, but {large}: read as an article")
     return replace(extract_as(page, page_type, url=url, **params), page_type_reason=reason)
 
 

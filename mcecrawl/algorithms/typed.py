@@ -89,6 +89,25 @@ COLLECTION_MIN_GROWTH = 1.5
 PROSE_UNSURE_MIN_GROWTH = 3.0
 
 
+# A typed reading parses the whole page into one lxml tree, about 9 times the bytes of a page of dense
+# markup; the article reading parses only its region's pieces.  On ``benchmarks/bench_memory.py``'s
+# listing_items page (50 MB of linked headlines, teasers and dates, judged a listing) the default peaked at
+# 16.7 times the page (fresh process 17.8 times) against the 10 times every hostile page is held to; the
+# article reading alone is under 7 times.  A page above this size is read as an article, its judgement not
+# acted on: 10 MiB, the crawl's DOWNLOAD_MAXSIZE (``mcecrawl/settings.py``), so every page a crawl keeps is
+# read as its type; the largest page of our dev sets is 5.3 MB (wcxb_dev), so none of their outputs moves.
+TYPED_MAX_SIZE = 10 * 1024 * 1024
+
+
+def too_large(page: str | bytes) -> str | None:
+    """Why ``page`` (UTF-8 bytes, or a str) is not given a typed reading, or None: over
+    :data:`TYPED_MAX_SIZE` bytes (characters of a str)."""
+    if len(page) <= TYPED_MAX_SIZE:
+        return None
+    unit = "characters" if isinstance(page, str) else "bytes"
+    return f"the page's {len(page):,} {unit} are over the {TYPED_MAX_SIZE:,} a typed reading parses"
+
+
 def min_confidence(page_type: str | None) -> float:
     """The confidence under which a judgement of ``page_type`` is not acted on: :data:`TYPED_MIN_CONFIDENCE`
     for the list types; none (0) for the prose types, whose growth guard depends on their confidence
@@ -291,6 +310,6 @@ def extract_as(text: str | bytes, page_type: str, *, url: str | None = None, bas
 
 __all__ = ["ARTICLE_MIN_COVER", "COLLECTION_MIN_GROWTH", "CONTENT", "ONCE_TYPES", "PRODUCT_MIN_SHARE",
            "PROSE_MIN_CONFIDENCE", "PROSE_MIN_GROWTH", "PROSE_TYPES", "PROSE_UNSURE_MIN_GROWTH",
-           "TYPED_MIN_CONFIDENCE", "TYPED_MIN_GROWTH", "documentation_content", "each_block_once", "extract_as",
-           "grown_enough", "headline_first", "min_confidence", "min_growth", "product_content", "prose_content",
-           "service_content", "with_article"]
+           "TYPED_MAX_SIZE", "TYPED_MIN_CONFIDENCE", "TYPED_MIN_GROWTH", "documentation_content", "each_block_once",
+           "extract_as", "grown_enough", "headline_first", "min_confidence", "min_growth", "product_content",
+           "prose_content", "service_content", "too_large", "with_article"]

@@ -396,6 +396,50 @@ def test_other_algorithms_are_not_judged(monkeypatch):
     assert extract(listing(), algorithm="danag").page_type is None
 
 
+def test_a_page_over_the_typed_size_is_read_as_an_article(monkeypatch):
+    html = listing()
+    judged_as(monkeypatch, "listing")
+    monkeypatch.setattr(typed, "TYPED_MAX_SIZE", len(html))
+    assert extract(html).page_type == "listing"  # at the bound: read as its type
+    monkeypatch.setattr(typed, "TYPED_MAX_SIZE", len(html) - 1)
+    result = extract(html)
+    assert result.page_type == "article" and result.text == scored_regions(html).text
+    assert result.page_type_reason == (f"listing judged at 1.00, but the page's {len(html):,} characters are over "
+                                       f"the {len(html) - 1:,} a typed reading parses: read as an article (test)")
+    body = html.encode()
+    monkeypatch.setattr(typed, "TYPED_MAX_SIZE", len(body) - 1)
+    result = extract(body, page_type="listing")
+    assert result.page_type == "article" and result.text == scored_regions(html).text
+    assert result.page_type_reason.startswith(f"listing given by the caller, but the page's {len(body):,} bytes")
+    assert extract(body, page_type="article").page_type_reason == "given by the caller"
+
+
+def test_fresh_process_peak_of_a_big_listing_page_under_ten_times_the_page(tmp_path):
+    """The default on a page of list items above typed.TYPED_MAX_SIZE (benchmarks/bench_memory.py's
+    listing_items, --fresh): judged a listing, it is read as an article, without a tree of the whole page
+    (17.8x the page when it was read as a listing, 4.8x as an article at 50 MB)."""
+    import subprocess
+    import sys
+
+    item = ('<li class="item"><h3><a href="/news/{0}">Heavy snow closes schools in the capital {0}</a></h3>'
+            '<p>Offices shut across most districts and the city asked people to stay home.</p>'
+            '<span class="date">2025-01-01</span></li>\n')
+    path = tmp_path / "listing.html"
+    size = typed.TYPED_MAX_SIZE + 2**20
+    items = "".join(item.format(i) for i in range(size // len(item)))
+    path.write_text(f"<html><body><ul>{items}</ul></body></html>")
+    code = ("import resource, sys, mcecrawl\n"
+            "page = open(sys.argv[1], 'rb').read() if sys.argv[1] != '-' else None\n"
+            "ex = mcecrawl.extract(page) if page else None\n"
+            "assert ex is None or (ex.status, ex.page_type) == ('ok', 'article'), (ex.status, ex.page_type)\n"
+            "assert ex is None or 'a typed reading parses' in ex.page_type_reason, ex.page_type_reason\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    kb = [int(subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, check=True,
+                             timeout=300).stdout) for arg in (str(path), "-")]
+    ratio = (kb[0] - kb[1]) * 1024 / path.stat().st_size
+    assert ratio < 10, f"{ratio:.2f}x"
+
+
 @pytest.mark.parametrize("page_type", ["listing", "collection", "forum", "product", "documentation", "service"])
 def test_bad_pages_give_a_status(page_type):
     for html in ("", "   ", "<html><body></body></html>", "<p>" * 5000 + "text", b"\xff\xfe<p>x</p>"):
