@@ -418,8 +418,7 @@ def test_fresh_process_peak_of_a_big_listing_page_under_ten_times_the_page(tmp_p
     """The default on a page of list items above typed.TYPED_MAX_SIZE (benchmarks/bench_memory.py's
     listing_items, --fresh): judged a listing, it is read as an article, without a tree of the whole page
     (17.8x the page when it was read as a listing, 4.8x as an article at 50 MB)."""
-    import subprocess
-    import sys
+    from fresh_process import peak_over_page
 
     item = ('<li class="item"><h3><a href="/news/{0}">Heavy snow closes schools in the capital {0}</a></h3>'
             '<p>Offices shut across most districts and the city asked people to stay home.</p>'
@@ -428,15 +427,8 @@ def test_fresh_process_peak_of_a_big_listing_page_under_ten_times_the_page(tmp_p
     size = typed.TYPED_MAX_SIZE + 2**20
     items = "".join(item.format(i) for i in range(size // len(item)))
     path.write_text(f"<html><body><ul>{items}</ul></body></html>")
-    code = ("import resource, sys, mcecrawl\n"
-            "page = open(sys.argv[1], 'rb').read() if sys.argv[1] != '-' else None\n"
-            "ex = mcecrawl.extract(page) if page else None\n"
-            "assert ex is None or (ex.status, ex.page_type) == ('ok', 'article'), (ex.status, ex.page_type)\n"
-            "assert ex is None or 'a typed reading parses' in ex.page_type_reason, ex.page_type_reason\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
-    kb = [int(subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, check=True,
-                             timeout=300).stdout) for arg in (str(path), "-")]
-    ratio = (kb[0] - kb[1]) * 1024 / path.stat().st_size
+    ratio = peak_over_page(path, "assert (ex.status, ex.page_type) == ('ok', 'article') and "
+                                 "'a typed reading parses' in ex.page_type_reason, ex.page_type_reason")
     assert ratio < 10, f"{ratio:.2f}x"
 
 

@@ -511,17 +511,9 @@ def test_no_str_of_the_page_is_held_while_the_tree_is_walked(monkeypatch, as_byt
 def test_fresh_process_peak_under_ten_times_the_page(tmp_path):
     """benchmarks/bench_memory.py's fresh-process measure on a 10 MB page of short Persian rows:
     the peak RSS of extracting it, over that of importing mcecrawl, under 10x the page."""
-    import subprocess
-    import sys
+    from fresh_process import peak_over_page
 
     path = tmp_path / "page.html"
     path.write_bytes(_short_lines_page(10 * 2**20))
-    code = ("import resource, sys, mcecrawl\n"
-            "page = open(sys.argv[1], 'rb').read() if sys.argv[1] != '-' else None\n"
-            "ex = mcecrawl.extract(page, algorithm='xpath_blocks') if page else None\n"
-            "assert ex is None or ex.status == 'ok', ex.reason\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
-    kb = [int(subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True, check=True,
-                             timeout=300).stdout) for arg in (str(path), "-")]
-    ratio = (kb[0] - kb[1]) * 1024 / path.stat().st_size
+    ratio = peak_over_page(path, "assert ex.status == 'ok', ex.reason", algorithm="xpath_blocks")
     assert ratio < 10, f"{ratio:.2f}x"
