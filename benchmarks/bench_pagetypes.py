@@ -97,8 +97,6 @@ PROSE_GROWTHS = (1.0, 1.1, 1.25, 1.5, 2.0, 4.0)
 # The own growth guards tried for a collection's reading (typed.COLLECTION_MIN_GROWTH), at most the
 # list types' typed.TYPED_MIN_GROWTH.
 OWN_GROWTHS = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0)
-# The list types with a growth guard of their own, and its constant in typed.
-OWN_GUARDS = {"collection": "COLLECTION_MIN_GROWTH"}
 
 
 def with_constants(values: dict[str, float], fn: Callable[[], Any]) -> Any:
@@ -321,7 +319,7 @@ def _unsure_guard(rows_file: Path) -> str:
 
 
 def _own_guards(rows_file: Path) -> str:
-    """The list types' own growth guards (:data:`OWN_GUARDS`: a collection's), one type at a
+    """The list types' own growth guards (gate_pagetype.OWN_GUARDS: a collection's), one type at a
     time (any other as shipped), chosen as the prose types' gate is (:func:`_prose_gate`), held out alike."""
     import json
 
@@ -329,12 +327,12 @@ def _own_guards(rows_file: Path) -> str:
 
     sets = json.loads(rows_file.read_text())
     gate = (typed.TYPED_MIN_CONFIDENCE, typed.TYPED_MIN_GROWTH)
-    shipped = {page_type: getattr(typed, name) for page_type, name in OWN_GUARDS.items()}
+    shipped = {page_type: getattr(typed, name) for page_type, name in gp.OWN_GUARDS.items()}
     names = [n for n in sets if "," not in n]  # the sets as served; their variants count in admissible
     arts = [n for n in names if n != "wcxb_dev"]
 
     def run(page_type: str, growth: float, fn: Callable[[], Any]) -> Any:
-        return with_constants({OWN_GUARDS[page_type]: growth}, fn)
+        return with_constants({gp.OWN_GUARDS[page_type]: growth}, fn)
 
     def acted(part: dict[str, list[dict[str, Any]]]) -> int:
         return sum(gp.acted(v, gate) for n, v in part.items() if n != "wcxb_dev" and "," not in n)

@@ -127,9 +127,11 @@ def pages_of(data: Path, name: str, judged: dict[str, tuple[str, float]] | None,
 
 
 Gate = tuple[float, float]  # (confidence bound, growth of the typed reading over the article one)
-# The types whose growth guard typed.min_growth sets apart from the list types' gate: the prose types'
-# two tiers and a collection's own guard (the scripts measure other values by patching typed's constants).
-OWN_GUARD_TYPES = PROSE_TYPES | {"collection"}
+# The list types with a growth guard of their own in typed.min_growth, and its constant (the scripts
+# measure other values by setting it); with the prose types' two tiers, the types whose guard is not the
+# list types' gate.
+OWN_GUARDS = {"collection": "COLLECTION_MIN_GROWTH"}
+OWN_GUARD_TYPES = PROSE_TYPES | OWN_GUARDS.keys()
 NEVER: Gate = (1.01, math.inf)
 
 
