@@ -302,8 +302,14 @@ def extract_published(html: str | None = None, *, text: str | None = None, raw: 
     return None
 
 
+# The text nodes outside scripts, styles and noscript, from the document node down in one step: as
+# ``//text()[...]`` selects them, whose steps libxml2 merges in quadratic time (a page of 20,000
+# formatted blocks took 40 s).
+_VISIBLE_TEXT = "/descendant::text()[not(ancestor::script or ancestor::style or ancestor::noscript)]"
+
+
 def _visible_text(doc: Any) -> str:
     """Text outside scripts and styles, read without changing the tree: ``drop_tree`` re-sets the
     parent's text and lxml refuses a control character there (ValueError on real pages)."""
-    parts = doc.xpath("//text()[not(ancestor::script or ancestor::style or ancestor::noscript)]")
+    parts = doc.xpath(_VISIBLE_TEXT)
     return " ".join(" ".join(parts).split())

@@ -272,6 +272,12 @@ def page_evidence(selector, rules: dict, text: str | None = None) -> tuple[str, 
     return NO_SIGNAL, "no page-type signal"
 
 
+# The text of every <h1>, the nodes the selector "h1 ::text" reads, in one step with a predicate:
+# parsel compiles "h1 ::text" to ``descendant-or-self::h1/descendant-or-self::text()``, whose steps
+# libxml2 merges in quadratic time (a page of 40,000 headlines took 33 s).
+H1_TEXT = "descendant::text()[ancestor::h1]"
+
+
 def page_metadata(selector, jsonld_types: Iterable[str] = ()) -> dict[str, Any]:
     """Title, publication date and authors from JSON-LD, then meta tags, then markup.
 
@@ -300,7 +306,7 @@ def page_metadata(selector, jsonld_types: Iterable[str] = ()) -> dict[str, Any]:
         or meta('meta[itemprop="datePublished"]::attr(content)').get() \
         or meta("time::attr(datetime)").get()
     title = title or meta('meta[property="og:title"]::attr(content)').get() \
-        or " ".join(meta("h1 ::text").getall()).strip() or meta("title::text").get()
+        or " ".join(selector.xpath(H1_TEXT).getall()).strip() or meta("title::text").get()
     return {"title": title.strip() if isinstance(title, str) else title,
             "published_raw": published_raw.strip() if published_raw else None,
             "published": iso_date(published_raw), "authors": list(dict.fromkeys(authors))}

@@ -340,3 +340,16 @@ def test_drop_link_buttons_equals_its_reference_on_random_pages():
         chrome.drop_link_buttons(ours)
         _reference_drop_link_buttons(theirs)
         assert _serialised(ours) == _serialised(theirs), text
+
+
+def test_main_elements_in_one_step_as_the_union_selects_them():
+    """``chrome._MAINS`` selects the ``<main>`` and ``role=main`` elements as the union ``descendant::main |
+    descendant::*[@role='main']`` does, in document order, each once (libxml2 merges a union's node
+    sets in quadratic time: 40,000 of each took 6.6 s)."""
+    from lxml import etree
+
+    root = etree.fromstring('<div><main role="main"><div role="main">a</div></main><p>b</p><main>c</main>'
+                            '<section role="main"><main>d</main></section></div>', etree.HTMLParser())
+    for el in root.iter(etree.Element):
+        assert chrome._MAINS(el) == el.xpath("descendant::main | descendant::*[@role='main']")
+    assert [e.tag for e in chrome._MAINS(root)] == ["main", "div", "main", "section", "main"]

@@ -1,0 +1,37 @@
+"""Whether a call's time grows with its input, not with the input's square: for the tests of code
+that once ran an XPath libxml2 evaluates in quadratic time (``.//a//text()``, a union of two large
+node sets).  CPU time, best of two runs: the machine's load."""
+from __future__ import annotations
+
+import gc
+import time
+from typing import Any, Callable
+
+# The larger input is SCALE times the smaller; a linear call takes about SCALE times as long, a
+# quadratic one SCALE squared.  The bound sits between, far enough from both for a loaded machine
+# (tests/algorithms/test_lines.py bounds the reference segmentation the same way).
+SCALE = 8
+MAX_GROWTH = 20
+
+
+def seconds(call: Callable[[Any], Any], arg: Any) -> float:
+    """The CPU time of ``call(arg)``, best of two runs, the garbage collector held off (its passes
+    over the other tests' objects are not the call's)."""
+    times = []
+    for _ in range(2):
+        gc.collect()
+        gc.disable()
+        try:
+            started = time.process_time()
+            call(arg)
+            times.append(time.process_time() - started)
+        finally:
+            gc.enable()
+    return min(times)
+
+
+def grows_linearly(call: Callable[[Any], Any], build: Callable[[int], Any], n: int) -> tuple[bool, float, float]:
+    """(whether ``call`` on ``build(SCALE * n)`` took under MAX_GROWTH times its time on ``build(n)``,
+    the two times); ``build`` is not timed."""
+    small, large = seconds(call, build(n)), seconds(call, build(SCALE * n))
+    return large < MAX_GROWTH * max(small, 1e-4), small, large
