@@ -3,6 +3,7 @@
     python benchmarks/bench_memory.py                         # every known algorithm, every case
     python benchmarks/bench_memory.py dana xpath_blocks       # some algorithms (any registered name)
     python benchmarks/bench_memory.py r2l --cases short_lines --mb 50 --double
+    python benchmarks/bench_memory.py scored_regions --cases listing_items --mb 4 --double --page-type product
 
 Cases (each built in the child, deterministic): the hostile inputs of the extraction core (empty
 bytes, binary, invalid UTF-8, a page without R2L text, unclosed markup, a page of scripts only,
@@ -11,7 +12,9 @@ crawler's worst case for per-line costs), a page of list items (linked headline,
 listing, so the default reads it from a tree of the whole page) and a page of 20,000 unclosed ``<head>``
 tags.  Sized
 cases are built to ``--mb`` megabytes (default 50); ``--double`` also runs them at twice the size
-and reports the time ratio (linear time: at most ~2.5x).
+and reports the time ratio (linear time: at most ~2.5x).  ``--page-type`` reads every page as that
+type (``mcecrawl.extract(page, page_type=...)``), the way a typed reading meets a page under the
+10 MiB it parses (``typed.TYPED_MAX_SIZE``): at the default 50 MB a page is read as an article.
 
 Measure: the child builds the page, collects garbage, reads ``VmRSS`` (the baseline: interpreter,
 modules, the page itself), resets the peak with ``/proc/self/clear_refs`` (Linux >= 4.0), runs
@@ -103,7 +106,7 @@ def _status_kb(field: str) -> int:
     raise RuntimeError(f"{field} not in /proc/self/status")
 
 
-def child(algorithm: str, case: str, size: int) -> dict:
+def child(algorithm: str, case: str, size: int, page_type: str | None = None) -> dict:
     import gc
 
     import mcecrawl
@@ -117,7 +120,7 @@ def child(algorithm: str, case: str, size: int) -> dict:
     with open("/proc/self/clear_refs", "w") as f:  # VmHWM := VmRSS
         f.write("5")
     t0 = time.perf_counter()
-    result = mcecrawl.extract(page, algorithm=algorithm)
+    result = mcecrawl.extract(page, algorithm=algorithm, page_type=page_type)
     seconds = time.perf_counter() - t0
     peak = _status_kb("VmHWM")
     return {"algorithm": algorithm, "case": case, "bytes": len(page), "seconds": round(seconds, 3),
@@ -126,7 +129,7 @@ def child(algorithm: str, case: str, size: int) -> dict:
             "extra_x": round((peak - baseline) * 1024 / max(len(page), 1), 2)}
 
 
-def fresh_child(algorithm: str, path: str | None) -> int:
+def fresh_child(algorithm: str, path: str | None, page_type: str | None = None) -> int:
     """``ru_maxrss`` (KB) of this process after importing mcecrawl and, given a page, extracting it."""
     import resource
 
@@ -135,17 +138,17 @@ def fresh_child(algorithm: str, path: str | None) -> int:
     if path is not None:
         with open(path, "rb") as f:
             page = f.read()
-        mcecrawl.extract(page, algorithm=algorithm)
+        mcecrawl.extract(page, algorithm=algorithm, page_type=page_type)
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def _fresh_kb(algorithm: str, path: str | None) -> int | None:
-    proc = subprocess.run([sys.executable, __file__, "--fresh-child", algorithm, path or "-"],
+def _fresh_kb(algorithm: str, path: str | None, page_type: str | None = None) -> int | None:
+    proc = subprocess.run([sys.executable, __file__, "--fresh-child", algorithm, path or "-", page_type or "-"],
                           capture_output=True, text=True, cwd=ROOT)
     return int(proc.stdout.strip().splitlines()[-1]) if proc.returncode == 0 else None
 
 
-def fresh_ratio(algorithm: str, case: str, size: int) -> float | None:
+def fresh_ratio(algorithm: str, case: str, size: int, page_type: str | None = None) -> float | None:
     """The fresh-process measure (module docstring) of one case: peak RSS above import-only / page size."""
     import tempfile
 
@@ -154,20 +157,25 @@ def fresh_ratio(algorithm: str, case: str, size: int) -> float | None:
         # Built in another process: ru_maxrss survives exec, so a child forked from a parent that
         # held the page would start its count at the parent's size.
         subprocess.run([sys.executable, __file__, "--build-child", case, str(size), str(path)], check=True, cwd=ROOT)
-        peak, base = _fresh_kb(algorithm, str(path)), _fresh_kb(algorithm, None)
+        peak, base = _fresh_kb(algorithm, str(path), page_type), _fresh_kb(algorithm, None, page_type)
         if peak is None or base is None:
             return None
         return round((peak - base) * 1024 / max(path.stat().st_size, 1), 2)
 
 
-def run_case(algorithm: str, case: str, size: int) -> dict:
-    proc = subprocess.run([sys.executable, __file__, "--child", algorithm, case, str(size)],
+def run_case(algorithm: str, case: str, size: int, page_type: str | None = None) -> dict:
+    proc = subprocess.run([sys.executable, __file__, "--child", algorithm, case, str(size), page_type or "-"],
                           capture_output=True, text=True, cwd=ROOT)
     if proc.returncode != 0:  # a crash (e.g. a segfault in the parser) is a result too
         return {"algorithm": algorithm, "case": case, "bytes": size, "seconds": None, "status": "crash",
                 "reason": (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1][:120],
                 "text_chars": 0, "extra_mb": None, "extra_x": None}
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _given(arg: str) -> str | None:
+    """A child's argument: ``-`` stands for none."""
+    return None if arg == "-" else arg
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -180,18 +188,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the rows as JSON")
     parser.add_argument("--fresh", action="store_true",
                         help="also report the fresh-process measure for the sized cases (see above)")
+    parser.add_argument("--page-type", help="read every page as this type (see above)")
     parser.add_argument("--build-child", nargs=3, metavar=("CASE", "BYTES", "PATH"), help=argparse.SUPPRESS)
-    parser.add_argument("--fresh-child", nargs=2, metavar=("ALGORITHM", "PATH"), help=argparse.SUPPRESS)
-    parser.add_argument("--child", nargs=3, metavar=("ALGORITHM", "CASE", "BYTES"), help=argparse.SUPPRESS)
+    parser.add_argument("--fresh-child", nargs=3, metavar=("ALGORITHM", "PATH", "TYPE"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=4, metavar=("ALGORITHM", "CASE", "BYTES", "TYPE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(json.dumps(child(args.child[0], args.child[1], int(args.child[2]))))
+        print(json.dumps(child(args.child[0], args.child[1], int(args.child[2]), _given(args.child[3]))))
         return 0
     if args.build_child:
         Path(args.build_child[2]).write_bytes(build(args.build_child[0], int(args.build_child[1])))
         return 0
     if args.fresh_child:
-        print(fresh_child(args.fresh_child[0], None if args.fresh_child[1] == "-" else args.fresh_child[1]))
+        print(fresh_child(args.fresh_child[0], _given(args.fresh_child[1]), _given(args.fresh_child[2])))
         return 0
     from mcecrawl.algorithms import ALGORITHMS
 
@@ -203,9 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---|---:|---:|---|---:|---:|" + ("---:|" if args.double else "") + ("---:|" if args.fresh else ""))
     for algorithm in algorithms:
         for case in args.cases:
-            r = run_case(algorithm, case, size)
+            r = run_case(algorithm, case, size, args.page_type)
             if args.double and case in SIZED and r["seconds"]:
-                r2 = run_case(algorithm, case, 2 * size)
+                r2 = run_case(algorithm, case, 2 * size, args.page_type)
                 r["double_seconds"] = r2["seconds"]
                 r["double_extra_x"] = r2["extra_x"]
                 r["time_ratio"] = round(r2["seconds"] / max(r["seconds"], 1e-6), 2) if r2["seconds"] else None
@@ -220,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.double:
                 line += f" {r.get('time_ratio', '')} |"
             if args.fresh:
-                r["fresh_x"] = fresh_ratio(algorithm, case, size) if case in SIZED else None
+                r["fresh_x"] = fresh_ratio(algorithm, case, size, args.page_type) if case in SIZED else None
                 fresh_flag = "" if r["fresh_x"] is None or r["fresh_x"] < MEMORY_TARGET_X else " **over**"
                 line += f" {'' if r['fresh_x'] is None else str(r['fresh_x']) + 'x' + fresh_flag} |"
             print(line, flush=True)
