@@ -353,3 +353,39 @@ def test_main_elements_in_one_step_as_the_union_selects_them():
     for el in root.iter(etree.Element):
         assert chrome._MAINS(el) == el.xpath("descendant::main | descendant::*[@role='main']")
     assert [e.tag for e in chrome._MAINS(root)] == ["main", "div", "main", "section", "main"]
+
+
+def test_outermost_links_are_those_no_link_or_button_stands_above_below_the_parent():
+    """``chrome._outermost_links(parent)``: the links and buttons of the subtree not inside another one
+    below ``parent`` (the parent too when it is one and nothing above it is), in document order, as
+    asking each link for its ancestors found them."""
+    from lxml import etree
+
+    def asked(parent):
+        def between(el):
+            for a in el.iterancestors():
+                if a is parent:
+                    return
+                yield a
+        return [x for x in parent.iter("a", "button") if not any(y.tag in ("a", "button") for y in between(x))]
+
+    root = etree.fromstring("<div><a>1<span><a>2</a></span></a><p><button>3<span><a>4</a></span></button>x"
+                            "<a>5</a></p><section><div><a>6</a></div></section></div>", etree.HTMLParser())
+    for el in root.iter(etree.Element):
+        assert list(chrome._outermost_links(el)) == asked(el), etree.tostring(el)
+    assert [x.text for x in chrome._outermost_links(root.find(".//div"))] == ["1", "3", "5", "6"]
+
+
+def test_link_buttons_of_nested_boxes_cost_the_square_of_the_depth_not_its_cube():
+    """A chain of nested boxes, each holding a link: every box asked each link below it for its
+    ancestors, the cube of the depth (1,000 levels: 25 s). The walk that stops at a link leaves the
+    square (each box still counts the words below it), which libxml2's depth limit bounds."""
+    from growth import SCALE, grows_linearly
+
+    def build(depth: int) -> bytes:
+        return ("<html><body><p>" + "words " * 50 + "</p>" + '<div><a href="/x">Buy</a>' * depth
+                + "</div>" * depth + "</body></html>").encode()
+
+    square, small, large = grows_linearly(lambda page: typed.extract_as(page, "product"), build, 125,
+                                          max_growth=SCALE ** 2 * 2.5)
+    assert square, (small, large)
