@@ -12,6 +12,8 @@ from typing import Any, Callable
 # (tests/algorithms/test_lines.py bounds the reference segmentation the same way).
 SCALE = 8
 MAX_GROWTH = 20
+# For a cost libxml2's depth limit bounds to the square of the depth: between SCALE squared and cubed.
+MAX_SQUARE_GROWTH = SCALE ** 2 * 2.5
 
 
 def seconds(call: Callable[[Any], Any], arg: Any) -> float:
@@ -30,10 +32,10 @@ def seconds(call: Callable[[Any], Any], arg: Any) -> float:
     return min(times)
 
 
-def grows_linearly(call: Callable[[Any], Any], build: Callable[[int], Any], n: int,
-                   max_growth: float = MAX_GROWTH) -> tuple[bool, float, float]:
+def grows_within(call: Callable[[Any], Any], build: Callable[[int], Any], n: int,
+                 max_growth: float = MAX_GROWTH) -> tuple[bool, float, float]:
     """(whether ``call`` on ``build(SCALE * n)`` took under ``max_growth`` times its time on ``build(n)``,
-    the two times); ``build`` is not timed.  A caller bounding a square instead (a depth libxml2
-    bounds) passes a ``max_growth`` between SCALE squared and cubed."""
+    the two times); ``build`` is not timed.  Linear by default; a caller bounding a square passes
+    :data:`MAX_SQUARE_GROWTH`."""
     small, large = seconds(call, build(n)), seconds(call, build(SCALE * n))
     return large < max_growth * max(small, 1e-4), small, large

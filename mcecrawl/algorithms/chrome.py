@@ -32,7 +32,7 @@ function each:
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from lxml import etree
 
@@ -428,19 +428,13 @@ def _under_heading(el: Any, memo: dict[Any, bool]) -> bool:
 _LINK_TAGS = ("a", "button")
 
 
-def _outermost_links(parent: Any) -> Iterator[Any]:
+def _outermost_links(parent: Any) -> list[Any]:
     """The links and buttons in ``parent``'s subtree with no link or button between them and
-    ``parent``; ``parent`` itself too when it is one and no ancestor of it is.  One walk that does
-    not enter a link found: asking each link for its ancestors made a chain of nested boxes, each
-    with a link, cost the cube of its depth (1,000 levels: 25 s)."""
-    walk = etree.iterwalk(parent, events=("start",), tag=_LINK_TAGS)
-    for _, x in walk:
-        if x is parent:
-            if not any(a.tag in _LINK_TAGS for a in parent.iterancestors()):
-                yield parent
-            continue
-        yield x
-        walk.skip_subtree()
+    ``parent``; ``parent`` itself too when it is one and no ancestor of it is.  Asking each link for
+    its ancestors instead made a chain of nested boxes, each with a link, cost the cube of its depth
+    (1,000 levels: 25 s)."""
+    own = parent.tag in _LINK_TAGS and not any(a.tag in _LINK_TAGS for a in parent.iterancestors())
+    return [parent] * own + list(cleaning.outermost(parent, _LINK_TAGS))
 
 
 def text_blocks(root: Any) -> list[str]:

@@ -382,14 +382,14 @@ def test_link_buttons_of_nested_boxes_cost_the_square_of_the_depth_not_its_cube(
     """A chain of nested boxes, each holding a link: every box asked each link below it for its
     ancestors, the cube of the depth (1,000 levels: 25 s). The walk that stops at a link leaves the
     square (each box still counts the words below it), which libxml2's depth limit bounds."""
-    from growth import SCALE, grows_linearly
+    from growth import MAX_SQUARE_GROWTH, grows_within
 
     def build(depth: int) -> bytes:
         return ("<html><body><p>" + "words " * 50 + "</p>" + '<div><a href="/x">Buy</a>' * depth
                 + "</div>" * depth + "</body></html>").encode()
 
-    square, small, large = grows_linearly(lambda page: typed.extract_as(page, "product"), build, 125,
-                                          max_growth=SCALE ** 2 * 2.5)
+    square, small, large = grows_within(lambda page: typed.extract_as(page, "product"), build, 125,
+                                          max_growth=MAX_SQUARE_GROWTH)
     assert square, (small, large)
 
 
@@ -397,7 +397,7 @@ def test_link_lists_nested_in_each_other_cost_the_square_of_the_depth_not_its_cu
     """Lists nested in lists, each with its links: each list's link text (``.//a//text()``, then a text
     node's count of its ancestors) cost the cube of the depth; one walk per list leaves the square
     (each list reads the text below it), which libxml2's depth limit bounds."""
-    from growth import SCALE, grows_linearly
+    from growth import MAX_SQUARE_GROWTH, grows_within
 
     def build(depth: int) -> bytes:
         level = '<ul><li><a href="/x">a</a></li><li><a href="/y">b</a></li><li><a href="/z">c</a></li><li>'
@@ -405,6 +405,6 @@ def test_link_lists_nested_in_each_other_cost_the_square_of_the_depth_not_its_cu
                 + "</body></html>").encode()
 
     # 100 and 800 levels: 73 times the time now, 256 times on the code before (079c8c3)
-    square, small, large = grows_linearly(lambda page: typed.extract_as(page, "documentation"), build, 100,
-                                          max_growth=SCALE ** 2 * 2.5)
+    square, small, large = grows_within(lambda page: typed.extract_as(page, "documentation"), build, 100,
+                                          max_growth=MAX_SQUARE_GROWTH)
     assert square, (small, large)

@@ -293,7 +293,7 @@ def test_link_and_paragraph_texts_stay_linear_on_a_long_list():
     items took 31 s; the product, documentation and service readings ask it of every list)."""
     from lxml import etree
 
-    from growth import grows_linearly
+    from growth import grows_within
     from mcecrawl.algorithms import cleaning
 
     def build(n: int):
@@ -302,5 +302,5 @@ def test_link_and_paragraph_texts_stay_linear_on_a_long_list():
         return etree.fromstring(f"<ul>{items}</ul>", etree.HTMLParser(huge_tree=True)).find(".//ul")
 
     for tag in ("a", "p"):
-        linear, small, large = grows_linearly(lambda ul: cleaning.texts_under(ul, tag), build, 4_000)
+        linear, small, large = grows_within(lambda ul: cleaning.texts_under(ul, tag), build, 4_000)
         assert linear, (tag, small, large)

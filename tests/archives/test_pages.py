@@ -16,11 +16,11 @@ def test_the_title_is_every_headline_text_as_the_crawl_reads_it():
 
 def test_the_title_stays_linear_on_a_page_of_many_headlines():
     """``h1/descendant-or-self::text()`` merged its node sets in quadratic time (40,000 headlines: 36 s)."""
-    from growth import grows_linearly
+    from growth import grows_within
 
     def build(n: int):
         return parse_page("<html><body>" + "".join(f"<h1>t <b>{i}</b> x</h1><p>a</p>" for i in range(n))
                           + "</body></html>")
 
-    linear, small, large = grows_linearly(_title, build, 3_000)
+    linear, small, large = grows_within(_title, build, 3_000)
     assert linear, (small, large)

@@ -131,11 +131,11 @@ def test_the_visible_text_searched_last_is_the_text_outside_scripts_styles_and_n
 def test_the_visible_text_stays_linear_on_a_page_of_many_formatted_blocks():
     """The last look-up, the page's visible text: ``//text()[...]`` merged its node sets in quadratic
     time (a 0.8 MB page of 15,000 formatted blocks without a date took 33 s in ``from-warc``)."""
-    from growth import grows_linearly
+    from growth import grows_within
 
     def build(n: int):
         return parse_page("<html><body>" + "".join(f"<div>w {i} <b>x</b> y</div><p>a</p>" for i in range(n))
                           + "</body></html>")
 
-    linear, small, large = grows_linearly(lambda doc: extract_published(text="no date", doc=doc), build, 2_000)
+    linear, small, large = grows_within(lambda doc: extract_published(text="no date", doc=doc), build, 2_000)
     assert linear, (small, large)

@@ -97,11 +97,11 @@ def test_the_title_without_og_title_is_every_headline_text():
 def test_the_page_metadata_stays_linear_on_a_page_of_many_headlines():
     """``h1 ::text`` (``descendant-or-self::h1/descendant-or-self::text()``) merged its node sets in
     quadratic time: a page of 40,000 headlines held a crawl's spider for 33 s."""
-    from growth import grows_linearly
+    from growth import grows_within
 
     def build(n: int):
         return signals_selector(("<html><body>" + "".join(f"<h1>Title <b>{i}</b> x</h1><p>x</p>" for i in range(n))
                                  + "</body></html>").encode())
 
-    linear, small, large = grows_linearly(page_metadata, build, 2_000)
+    linear, small, large = grows_within(page_metadata, build, 2_000)
     assert linear, (small, large)
