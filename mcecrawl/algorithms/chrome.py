@@ -96,11 +96,11 @@ def word_counts(root: Any) -> dict[Any, int]:
     for event, el in etree.iterwalk(root, events=("start", "end")):
         if event == "start":
             text = el.text
-            running.append(len(text.split()) if text else 0)
+            running.append(cleaning.count_words(text) if text else 0)
             continue
         n = counts[el] = running.pop()
         tail = el.tail
-        running[-1] += n + (len(tail.split()) if tail else 0)
+        running[-1] += n + (cleaning.count_words(tail) if tail else 0)
     return counts
 
 
@@ -176,7 +176,7 @@ def remove(el: Any) -> int:
             prev.tail = new
         else:
             parent.text = new
-        change = len(new.split()) - len(old.split()) - len(tail.split())
+        change = cleaning.count_words(new) - cleaning.count_words(old) - cleaning.count_words(tail)
     parent.remove(el)
     return change
 
@@ -192,7 +192,7 @@ def least_words(el: Any) -> int:
     """A lower bound of :func:`words`, at a third of its cost (libxml2 joins the text, no string per
     piece): the words of the element's text pieces joined with nothing between them (two pieces may
     make one word, never one piece two)."""
-    return len(_joined_text(el).split())
+    return cleaning.count_words(_joined_text(el))
 
 
 _LANDMARK_TAGS = frozenset({"main", "article"})
@@ -277,12 +277,13 @@ def chrome_walk(body: Any, judge: Callable[[Any, bool], bool], limit: float,
             main = tag == "main" or role == "main"
             if is_ and not (item_parts and tag in _ITEM_PARTS and _section_of(el) == "article") \
                     and (table is None or is_overlay or table[el] < limit):
-                parts = _joined_text(el).split()
-                least = len(parts)
+                joined = _joined_text(el)
+                least = cleaning.count_words(joined)
                 # a word is one non-space character at least: under the limit's characters, under
                 # its words; at the limit's words joined, a layout wrapper (kept: an overlay is
                 # counted and dropped); between, counted
-                n = None if sum(map(len, parts)) < limit else words(el) if least < limit or is_overlay else least
+                n = (None if cleaning.count_chars(joined) < limit
+                     else words(el) if least < limit or is_overlay else least)
                 if n is None or n < limit or is_overlay:
                     chrome.append([el, n, least])
                     it.skip_subtree()
@@ -343,9 +344,8 @@ def drop_link_lists(root: Any) -> None:
     for el in list(root.iter(*LINK_LIST_TAGS)):
         if el.getparent() is None or cleaning.link_count(el) < LINK_LIST_MIN_LINKS:
             continue
-        text = "".join(el.itertext())
-        words = len(text.split())
-        linked = len(" ".join(cleaning.link_texts(el)).split())
+        words = cleaning.count_words("".join(el.itertext()))
+        linked = cleaning.count_words(" ".join(cleaning.link_texts(el)))
         if words and linked > LINK_LIST_MAX_SHARE * words:
             remove(el)
 
@@ -395,12 +395,12 @@ def drop_link_buttons(root: Any) -> None:
     for parent, links in by_parent.items():
         if _under_heading(parent, under_heading):
             continue
-        own = len("".join(parent.itertext()).split())
-        linked = sum(len("".join(x.itertext()).split()) for x in _outermost_links(parent))
+        own = cleaning.count_words("".join(parent.itertext()))
+        linked = sum(cleaning.count_words("".join(x.itertext())) for x in _outermost_links(parent))
         if own > linked:
             continue
         for a in links:
-            if len("".join(a.itertext()).split()) <= CTA_MAX_WORDS:
+            if cleaning.count_words("".join(a.itertext())) <= CTA_MAX_WORDS:
                 remove(a)
 
 

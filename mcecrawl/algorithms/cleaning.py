@@ -99,6 +99,31 @@ def collapse_whitespace(text: str) -> str:
     return _MULTI_SPACE.sub(" ", text.translate(_WS_TABLE)).strip()
 
 
+# Texts longer than this are split a piece at a time when their words or characters are counted:
+# one ``str.split`` of a 4.9 MB list's text (3.8 M characters) held its 419,000 words at once, ~39 MB,
+# the peak of a typed reading (BENCHMARKS.md, "Typed readings under the bound"); a piece's list is small.
+COUNT_CHUNK_CHARS = 1 << 16
+
+
+def count_words(text: str) -> int:
+    """``len(text.split())``, without a list of every word of a long text."""
+    if len(text) <= COUNT_CHUNK_CHARS:
+        return len(text.split())
+    n = 0
+    for i in range(0, len(text), COUNT_CHUNK_CHARS):
+        n += len(text[i:i + COUNT_CHUNK_CHARS].split())
+        if i and not text[i - 1].isspace() and not text[i].isspace():  # one word cut by the piece's start
+            n -= 1
+    return n
+
+
+def count_chars(text: str) -> int:
+    """Non-whitespace characters of ``text`` (``len("".join(text.split()))``), a long text piece by piece."""
+    if len(text) <= COUNT_CHUNK_CHARS:
+        return len("".join(text.split()))
+    return sum(count_chars(text[i:i + COUNT_CHUNK_CHARS]) for i in range(0, len(text), COUNT_CHUNK_CHARS))
+
+
 def is_blank(page: str | bytes) -> bool:
     """Whether ``page`` is empty or whitespace only (ASCII whitespace for bytes, ``str.isspace``'s for
     text: what ``strip()`` removes).  Read, not copied: ``not page.strip()`` copies a whole page that
@@ -567,12 +592,12 @@ def running_text(el: Any) -> bool:
 
 def _chars(texts: Iterable[str]) -> int:
     """Non-whitespace characters of text nodes."""
-    return len("".join("".join(texts).split()))
+    return count_chars("".join(texts))
 
 
 def words(el: Any) -> int:
     """Whitespace-separated words of an element's text (its own tail not)."""
-    return len(" ".join(el.itertext()).split())  # joined by a space, no word spans two pieces
+    return count_words(" ".join(el.itertext()))  # joined by a space, no word spans two pieces
 
 
 def link_count(el: Any) -> int:

@@ -23,6 +23,7 @@ from typing import Any, Callable
 from lxml import etree
 
 from mcecrawl.algorithms import chrome, common
+from mcecrawl.algorithms.cleaning import count_words
 from mcecrawl.algorithms.lists import list_content
 from mcecrawl.algorithms.parse import collapse, find_title, iter_h1_headings
 from mcecrawl.algorithms.result import PAGE_TYPES, Extraction
@@ -182,7 +183,7 @@ SPEC_XPATH = "descendant::*[(self::table and not(ancestor::table)) or (self::dl 
 
 
 def _words(blocks: list[str]) -> int:
-    return sum(len(b.split()) for b in blocks)
+    return sum(map(count_words, blocks))
 
 
 def documentation_content(text: str | bytes) -> list[str]:
