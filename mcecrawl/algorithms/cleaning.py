@@ -117,6 +117,24 @@ def count_words(text: str) -> int:
     return n
 
 
+_SPACE_CHAR = re.compile(r"\s")
+
+
+def word_pieces(text: str) -> Iterator[str]:
+    """``text`` in pieces, each cut at the first whitespace after :data:`COUNT_CHUNK_CHARS` characters
+    (a text without whitespace there stays whole): no word spans two pieces, and each piece lowercased
+    is that piece of ``text.lower()`` (whitespace is neither cased nor case-ignorable, so even a final
+    sigma reads the same), whose buffer for a whole text is 12 bytes a character."""
+    start = 0
+    while len(text) - start > COUNT_CHUNK_CHARS:
+        cut = _SPACE_CHAR.search(text, start + COUNT_CHUNK_CHARS)
+        if cut is None:
+            break
+        yield text[start:cut.start()]
+        start = cut.start()
+    yield text[start:]
+
+
 def count_chars(text: str) -> int:
     """Non-whitespace characters of ``text`` (``len("".join(text.split()))``), a long text piece by piece."""
     if len(text) <= COUNT_CHUNK_CHARS:

@@ -23,7 +23,7 @@ from typing import Any, Callable
 from lxml import etree
 
 from mcecrawl.algorithms import chrome, common
-from mcecrawl.algorithms.cleaning import count_words
+from mcecrawl.algorithms.cleaning import count_words, word_pieces
 from mcecrawl.algorithms.lists import list_content
 from mcecrawl.algorithms.parse import collapse, find_title, iter_h1_headings
 from mcecrawl.algorithms.result import PAGE_TYPES, Extraction
@@ -229,6 +229,16 @@ ARTICLE_MIN_COVER = 0.5
 _WORD = re.compile(r"\w+")
 
 
+def _word_counts(text: str) -> Counter[str]:
+    """``Counter(_WORD.findall(text.lower()))``, a long text a piece at a time: for an article reading
+    of 2.6 M characters (unclosed markup read as a listing) the list of its words and ``str.lower``'s
+    buffer (12 bytes a character) were a typed reading's peak."""
+    counts: Counter[str] = Counter()
+    for piece in word_pieces(text):
+        counts.update(_WORD.findall(piece.lower()))
+    return counts
+
+
 def with_article(article: list[str], blocks: list[str]) -> list[str]:
     """``blocks``, led by the article extraction's blocks when ``blocks`` hold less than
     :data:`ARTICLE_MIN_COVER` of its words (each block once)."""
@@ -238,13 +248,12 @@ def with_article(article: list[str], blocks: list[str]) -> list[str]:
     found = Counter(blocks)
     total = held = 0
     for block, times in Counter(article).items():
-        n = len(_WORD.findall(block.lower()))
+        n = sum(len(_WORD.findall(piece.lower())) for piece in word_pieces(block))
         total += n * times
         held += n * min(times, found[block])
     if not total or held >= ARTICLE_MIN_COVER * total:
         return blocks
-    want = Counter(_WORD.findall(" ".join(article).lower()))
-    have = Counter(_WORD.findall(" ".join(blocks).lower()))
+    want, have = _word_counts(" ".join(article)), _word_counts(" ".join(blocks))
     if sum((want & have).values()) >= ARTICLE_MIN_COVER * total:
         return blocks
     seen = set(article)

@@ -325,6 +325,27 @@ def test_words_and_characters_counted_piece_by_piece_are_the_split_counts():
     assert count_words(one_word) == 1 and count_chars(one_word) == len(one_word)
 
 
+def test_word_pieces_cut_only_at_whitespace_and_lowercase_as_the_whole_text():
+    """``word_pieces`` joined is the text, and lowercased piece by piece it is ``text.lower()``: Greek
+    final sigmas before combining marks and apostrophes (case-ignorable) included; a text without
+    whitespace past a piece's length stays whole."""
+    import random
+
+    from mcecrawl.algorithms.cleaning import COUNT_CHUNK_CHARS, word_pieces
+
+    alphabet = [" ", "\n", "\u00a0", "Σ", "ΑΣ", "\u0301", "'", "σ", "x", "İ", "ß", "ﬁ", ".", "-", "سلام"]
+    rnd = random.Random(9)
+    lengths = (0, COUNT_CHUNK_CHARS, COUNT_CHUNK_CHARS + 1,
+               *(rnd.randrange(1, 4 * COUNT_CHUNK_CHARS) for _ in range(30)))
+    for n in lengths:
+        text = "".join(rnd.choice(alphabet) for _ in range(n))
+        pieces = list(word_pieces(text))
+        assert "".join(pieces) == text and "".join(p.lower() for p in pieces) == text.lower()
+        assert all(p[:1].isspace() for p in pieces[1:])
+    unspaced = "ΑΣ" * COUNT_CHUNK_CHARS
+    assert list(word_pieces(unspaced)) == [unspaced]
+
+
 def test_counting_a_long_text_does_not_hold_its_words():
     """A typed reading counts the words of a whole list's text: one ``str.split`` held every word at once
     (~39 MB for a 4.9 MB page's list; the reading's peak). Counted piece by piece, the traced peak stays

@@ -565,3 +565,33 @@ def test_a_product_reading_stays_linear_on_a_long_list():
 
     linear, small, large = grows_within(lambda page: extract(page, page_type="product"), build, 5_000)
     assert linear, (small, large)
+
+
+def test_the_article_words_a_reading_must_hold_are_counted_a_piece_at_a_time():
+    """``with_article`` counts the words of the article reading and of the typed blocks: a list of every
+    word of a 2.6 M-character article reading (unclosed markup read as a listing) was the reading's peak.
+    Counted piece by piece, the counts are ``Counter(\\w+ words of the lowercased text)``'s (a final sigma
+    included) and the traced peak stays small."""
+    import random
+    import re
+    import tracemalloc
+    from collections import Counter
+
+    from mcecrawl.algorithms.cleaning import COUNT_CHUNK_CHARS
+
+    alphabet = [" ", "\n", "-", "_", "É", "x", "AB", "سلام", "\u200c", "٣", "İ", ".", "\u00a0", "ΑΣ", "\u0301", "Σ"]
+    rnd = random.Random(11)
+    lengths = (0, COUNT_CHUNK_CHARS, COUNT_CHUNK_CHARS + 1,
+               *(rnd.randrange(1, 4 * COUNT_CHUNK_CHARS) for _ in range(20)))
+    for n in lengths:
+        text = "".join(rnd.choice(alphabet) for _ in range(n))
+        assert typed._word_counts(text) == Counter(re.findall(r"\w+", text.lower())), n
+    article = ["سلام دنیا " * 100_000]  # 1 M characters, 200,000 words, one block
+    tracemalloc.start()
+    try:
+        kept = typed.with_article(article, ["another block"])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert kept == article + ["another block"]
+    assert peak < 8_000_000, peak  # the words' list alone: ~13 MB
