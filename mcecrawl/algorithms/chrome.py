@@ -39,6 +39,7 @@ from lxml import etree
 from mcecrawl.algorithms import cleaning
 from mcecrawl.algorithms import profile_impl as profile
 from mcecrawl.algorithms.parse import DROPPED_TAGS, html_tree, tree_paragraphs
+from mcecrawl.textpieces import count_chars, count_words
 
 # Dropped as :func:`mcecrawl.algorithms.parse.parse_tree` drops them, except <noscript>: its
 # content is what the page shows without scripts (Discourse serves whole threads only there).
@@ -96,11 +97,11 @@ def word_counts(root: Any) -> dict[Any, int]:
     for event, el in etree.iterwalk(root, events=("start", "end")):
         if event == "start":
             text = el.text
-            running.append(cleaning.count_words(text) if text else 0)
+            running.append(count_words(text) if text else 0)
             continue
         n = counts[el] = running.pop()
         tail = el.tail
-        running[-1] += n + (cleaning.count_words(tail) if tail else 0)
+        running[-1] += n + (count_words(tail) if tail else 0)
     return counts
 
 
@@ -176,7 +177,7 @@ def remove(el: Any) -> int:
             prev.tail = new
         else:
             parent.text = new
-        change = cleaning.count_words(new) - cleaning.count_words(old) - cleaning.count_words(tail)
+        change = count_words(new) - count_words(old) - count_words(tail)
     parent.remove(el)
     return change
 
@@ -192,7 +193,7 @@ def least_words(el: Any) -> int:
     """A lower bound of :func:`words`, at a third of its cost (libxml2 joins the text, no string per
     piece): the words of the element's text pieces joined with nothing between them (two pieces may
     make one word, never one piece two)."""
-    return cleaning.count_words(_joined_text(el))
+    return count_words(_joined_text(el))
 
 
 _LANDMARK_TAGS = frozenset({"main", "article"})
@@ -278,11 +279,11 @@ def chrome_walk(body: Any, judge: Callable[[Any, bool], bool], limit: float,
             if is_ and not (item_parts and tag in _ITEM_PARTS and _section_of(el) == "article") \
                     and (table is None or is_overlay or table[el] < limit):
                 joined = _joined_text(el)
-                least = cleaning.count_words(joined)
+                least = count_words(joined)
                 # a word is one non-space character at least: under the limit's characters, under
                 # its words; at the limit's words joined, a layout wrapper (kept: an overlay is
                 # counted and dropped); between, counted
-                n = (None if cleaning.count_chars(joined) < limit
+                n = (None if count_chars(joined) < limit
                      else words(el) if least < limit or is_overlay else least)
                 if n is None or n < limit or is_overlay:
                     chrome.append([el, n, least])
@@ -344,8 +345,8 @@ def drop_link_lists(root: Any) -> None:
     for el in list(root.iter(*LINK_LIST_TAGS)):
         if el.getparent() is None or cleaning.link_count(el) < LINK_LIST_MIN_LINKS:
             continue
-        words = cleaning.count_words("".join(el.itertext()))
-        linked = cleaning.count_words(" ".join(cleaning.link_texts(el)))
+        words = count_words("".join(el.itertext()))
+        linked = count_words(" ".join(cleaning.link_texts(el)))
         if words and linked > LINK_LIST_MAX_SHARE * words:
             remove(el)
 
@@ -395,12 +396,12 @@ def drop_link_buttons(root: Any) -> None:
     for parent, links in by_parent.items():
         if _under_heading(parent, under_heading):
             continue
-        own = cleaning.count_words("".join(parent.itertext()))
-        linked = sum(cleaning.count_words("".join(x.itertext())) for x in _outermost_links(parent))
+        own = count_words("".join(parent.itertext()))
+        linked = sum(count_words("".join(x.itertext())) for x in _outermost_links(parent))
         if own > linked:
             continue
         for a in links:
-            if cleaning.count_words("".join(a.itertext())) <= CTA_MAX_WORDS:
+            if count_words("".join(a.itertext())) <= CTA_MAX_WORDS:
                 remove(a)
 
 

@@ -53,6 +53,7 @@ from mcecrawl.algorithms.cleaning_words import (
     WORDLESS_TAGS,
 )
 from mcecrawl.algorithms.lines import SENTENCE_ENDS
+from mcecrawl.textpieces import count_chars, count_words
 
 # A text block whose characters are mostly link text is navigation (Readability's link density
 # threshold for a node of weight < 25 is 0.2, for others 0.5; jusText's 0.2 for "bad").
@@ -97,49 +98,6 @@ def collapse_whitespace(text: str) -> str:
     if len(text) < SPLIT_JOIN_MAX_CHARS:
         return " ".join(text.split())
     return _MULTI_SPACE.sub(" ", text.translate(_WS_TABLE)).strip()
-
-
-# Texts longer than this are split a piece at a time when their words or characters are counted:
-# one ``str.split`` of a 4.9 MB list's text (3.8 M characters) held its 419,000 words at once, ~39 MB,
-# the peak of a typed reading (BENCHMARKS.md, "Typed readings under the bound"); a piece's list is small.
-COUNT_CHUNK_CHARS = 1 << 16
-
-
-def count_words(text: str) -> int:
-    """``len(text.split())``, without a list of every word of a long text."""
-    if len(text) <= COUNT_CHUNK_CHARS:
-        return len(text.split())
-    n = 0
-    for i in range(0, len(text), COUNT_CHUNK_CHARS):
-        n += len(text[i:i + COUNT_CHUNK_CHARS].split())
-        if i and not text[i - 1].isspace() and not text[i].isspace():  # one word cut by the piece's start
-            n -= 1
-    return n
-
-
-_SPACE_CHAR = re.compile(r"\s")
-
-
-def word_pieces(text: str) -> Iterator[str]:
-    """``text`` in pieces, each cut at the first whitespace after :data:`COUNT_CHUNK_CHARS` characters
-    (a text without whitespace there stays whole): no word spans two pieces, and each piece lowercased
-    is that piece of ``text.lower()`` (whitespace is neither cased nor case-ignorable, so even a final
-    sigma reads the same), whose buffer for a whole text is 12 bytes a character."""
-    start = 0
-    while len(text) - start > COUNT_CHUNK_CHARS:
-        cut = _SPACE_CHAR.search(text, start + COUNT_CHUNK_CHARS)
-        if cut is None:
-            break
-        yield text[start:cut.start()]
-        start = cut.start()
-    yield text[start:]
-
-
-def count_chars(text: str) -> int:
-    """Non-whitespace characters of ``text`` (``len("".join(text.split()))``), a long text piece by piece."""
-    if len(text) <= COUNT_CHUNK_CHARS:
-        return len("".join(text.split()))
-    return sum(count_chars(text[i:i + COUNT_CHUNK_CHARS]) for i in range(0, len(text), COUNT_CHUNK_CHARS))
 
 
 def is_blank(page: str | bytes) -> bool:

@@ -23,11 +23,11 @@ from typing import Any, Callable
 from lxml import etree
 
 from mcecrawl.algorithms import chrome, common
-from mcecrawl.algorithms.cleaning import count_words, word_pieces
 from mcecrawl.algorithms.lists import list_content
 from mcecrawl.algorithms.parse import collapse, find_title, iter_h1_headings
 from mcecrawl.algorithms.result import PAGE_TYPES, Extraction
 from mcecrawl.algorithms.threads import thread_content
+from mcecrawl.textpieces import count_words, word_pieces
 
 NAME = "scored_regions"  # the default algorithm's name: a typed extraction is its output for the type
 

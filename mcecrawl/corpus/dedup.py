@@ -34,6 +34,8 @@ from typing import Any, ContextManager, Iterator, NamedTuple, cast
 
 import numpy as np
 
+from mcecrawl.textpieces import PIECE_CHARS, word_pieces
+
 __all__ = ["DedupResult", "DedupSequence", "DedupStore", "Fingerprint", "estimate_jaccard", "fingerprint_of",
            "is_redis_url", "open_dedup_store", "shingle_hashes", "signature"]
 
@@ -82,13 +84,16 @@ def _mix64(h: np.ndarray) -> np.ndarray:
 
 
 def _shingle_text(text_norm: str) -> str:
-    """Fold what should not tell copies apart: case, and ZWNJ vs space (c.5)."""
-    return " ".join(text_norm.replace("\u200c", " ").lower().split())
+    """Fold what should not tell copies apart: case, and ZWNJ vs space (c.5).  A long text is lowercased
+    and split a piece at a time (:func:`mcecrawl.textpieces.word_pieces`: the same words)."""
+    text = text_norm.replace("\u200c", " ")
+    if len(text) <= PIECE_CHARS:  # one piece: as it was, without the pieces' generators
+        return " ".join(text.lower().split())
+    return " ".join(filter(None, (" ".join(piece.lower().split()) for piece in word_pieces(text))))
 
 
-def shingle_hashes(text_norm: str, k: int = SHINGLE_CHARS) -> np.ndarray:
-    """64-bit hashes of all character ``k``-grams, vectorised over the code-point array."""
-    s = _shingle_text(text_norm)
+def _hashes(s: str, k: int) -> np.ndarray:
+    """64-bit hashes of the character ``k``-grams of ``s``, vectorised over its code-point array."""
     cp = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
     n = len(cp) - k + 1
     if n <= 0:
@@ -98,6 +103,21 @@ def shingle_hashes(text_norm: str, k: int = SHINGLE_CHARS) -> np.ndarray:
         for j in range(k):  # FNV-style polynomial over the k code points, then a 64-bit mixer
             h = (h * _FNV_PRIME) ^ cp[j:j + n]
         return _mix64(h)
+
+
+def _hash_slices(text_norm: str, k: int) -> Iterator[np.ndarray]:
+    """:func:`shingle_hashes`, for the shingles starting in each slice of :data:`PIECE_CHARS` code points
+    in turn (each slice read with the ``k - 1`` after it): a whole long text's code-point and hash arrays
+    were 32 bytes a character (+131 MB for a text of 4 M characters)."""
+    s = _shingle_text(text_norm)
+    for start in range(0, len(s) - k + 1, PIECE_CHARS):
+        yield _hashes(s[start:start + PIECE_CHARS + k - 1], k)
+
+
+def shingle_hashes(text_norm: str, k: int = SHINGLE_CHARS) -> np.ndarray:
+    """64-bit hashes of all character ``k``-grams, vectorised over the code-point array."""
+    slices = list(_hash_slices(text_norm, k))
+    return np.concatenate(slices) if slices else np.empty(0, dtype=np.uint64)
 
 
 def signature(text_norm: str, num_perm: int = NUM_PERM) -> np.ndarray:
@@ -112,12 +132,10 @@ def signature(text_norm: str, num_perm: int = NUM_PERM) -> np.ndarray:
     """
     if not MIN_NUM_PERM <= num_perm <= MAX_NUM_PERM:
         raise ValueError(f"num_perm must be in {MIN_NUM_PERM}..{MAX_NUM_PERM}, not {num_perm}")
-    h = shingle_hashes(text_norm)
     out = np.full(num_perm, _EMPTY, dtype=np.uint64)
-    if h.size == 0:
-        return out
-    bins = ((h >> _HIGH) * np.uint64(num_perm)) >> _HIGH
-    np.minimum.at(out, bins.astype(np.intp), h & _MASK32)
+    for h in _hash_slices(text_norm, SHINGLE_CHARS):  # the minimum of minima: a long text slice by slice
+        bins = ((h >> _HIGH) * np.uint64(num_perm)) >> _HIGH
+        np.minimum.at(out, bins.astype(np.intp), h & _MASK32)
     empty = out == _EMPTY
     if empty.any() and not empty.all():
         full = np.flatnonzero(~empty)
