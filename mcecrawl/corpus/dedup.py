@@ -115,7 +115,7 @@ def _hash_slices(text_norm: str, k: int) -> Iterator[np.ndarray]:
 
 
 def shingle_hashes(text_norm: str, k: int = SHINGLE_CHARS) -> np.ndarray:
-    """64-bit hashes of all character ``k``-grams, vectorised over the code-point array."""
+    """64-bit hashes of all character ``k``-grams of the folded text, in order (its slices' hashes joined)."""
     slices = list(_hash_slices(text_norm, k))
     return np.concatenate(slices) if slices else np.empty(0, dtype=np.uint64)
 
