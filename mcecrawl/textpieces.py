@@ -20,22 +20,19 @@ _SPACE = re.compile(r"\s")  # str.isspace's characters: the ones str.split split
 
 
 def count_words(text: str) -> int:
-    """``len(text.split())``, without a list of every word of a long text."""
+    """``len(text.split())``, without a list of every word of a long text (split a :func:`word_pieces`
+    piece at a time)."""
     if len(text) <= PIECE_CHARS:
         return len(text.split())
-    n = 0
-    for i in range(0, len(text), PIECE_CHARS):
-        n += len(text[i:i + PIECE_CHARS].split())
-        if i and not text[i - 1].isspace() and not text[i].isspace():  # one word cut by the piece's start
-            n -= 1
-    return n
+    return sum(len(piece.split()) for piece in word_pieces(text))
 
 
 def count_chars(text: str) -> int:
-    """Non-whitespace characters of ``text`` (``len("".join(text.split()))``), a long text piece by piece."""
+    """Non-whitespace characters of ``text`` (``len("".join(text.split()))``), a long text a
+    :func:`word_pieces` piece at a time."""
     if len(text) <= PIECE_CHARS:
         return len("".join(text.split()))
-    return sum(count_chars(text[i:i + PIECE_CHARS]) for i in range(0, len(text), PIECE_CHARS))
+    return sum(len("".join(piece.split())) for piece in word_pieces(text))
 
 
 def word_pieces(text: str) -> Iterator[str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from lxml import etree
 
@@ -229,13 +229,19 @@ ARTICLE_MIN_COVER = 0.5
 _WORD = re.compile(r"\w+")
 
 
-def _word_counts(text: str) -> Counter[str]:
-    """``Counter(_WORD.findall(text.lower()))``, a long text a piece at a time: for an article reading
-    of 2.6 M characters (unclosed markup read as a listing) the list of its words and ``str.lower``'s
-    buffer (12 bytes a character) were a typed reading's peak."""
-    counts: Counter[str] = Counter()
+def _lowered_words(text: str) -> Iterator[list[str]]:
+    """``_WORD.findall(text.lower())``, a long text a :func:`word_pieces` piece at a time: for an article
+    reading of 2.6 M characters (unclosed markup read as a listing) the list of its words and
+    ``str.lower``'s buffer (12 bytes a character) were a typed reading's peak."""
     for piece in word_pieces(text):
-        counts.update(_WORD.findall(piece.lower()))
+        yield _WORD.findall(piece.lower())
+
+
+def _word_counts(text: str) -> Counter[str]:
+    """``Counter(_WORD.findall(text.lower()))``, piece by piece (:func:`_lowered_words`)."""
+    counts: Counter[str] = Counter()
+    for words in _lowered_words(text):
+        counts.update(words)
     return counts
 
 
@@ -248,7 +254,7 @@ def with_article(article: list[str], blocks: list[str]) -> list[str]:
     found = Counter(blocks)
     total = held = 0
     for block, times in Counter(article).items():
-        n = sum(len(_WORD.findall(piece.lower())) for piece in word_pieces(block))
+        n = sum(map(len, _lowered_words(block)))
         total += n * times
         held += n * min(times, found[block])
     if not total or held >= ARTICLE_MIN_COVER * total:

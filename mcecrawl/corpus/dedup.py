@@ -86,10 +86,8 @@ def _mix64(h: np.ndarray) -> np.ndarray:
 def _shingle_text(text_norm: str) -> str:
     """Fold what should not tell copies apart: case, and ZWNJ vs space (c.5).  A long text is lowercased
     and split a piece at a time (:func:`mcecrawl.textpieces.word_pieces`: the same words)."""
-    text = text_norm.replace("\u200c", " ")
-    if len(text) <= PIECE_CHARS:  # one piece: as it was, without the pieces' generators
-        return " ".join(text.lower().split())
-    return " ".join(filter(None, (" ".join(piece.lower().split()) for piece in word_pieces(text))))
+    pieces = word_pieces(text_norm.replace("\u200c", " "))
+    return " ".join(filter(None, (" ".join(piece.lower().split()) for piece in pieces)))
 
 
 def _hashes(s: str, k: int) -> np.ndarray:

@@ -304,4 +304,3 @@ def test_link_and_paragraph_texts_stay_linear_on_a_long_list():
     for tag in ("a", "p"):
         linear, small, large = grows_within(lambda ul: cleaning.texts_under(ul, tag), build, 4_000)
         assert linear, (tag, small, large)
-
