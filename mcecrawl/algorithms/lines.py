@@ -696,16 +696,18 @@ _PUNCT_KEYS2 = np.array([m[0] << 8 | m[1] for m in PUNCTUATION if len(m) == 2], 
 _PUNCT_KEYS3 = np.array([m[0] << 16 | m[1] << 8 | m[2] for m in PUNCTUATION if len(m) == 3], dtype=np.uint32)
 
 
-def links_and_depth(lines: Lines, kept: np.ndarray, content: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def links_and_depth(lines: Lines, kept: np.ndarray, content: np.ndarray,
+                    tags: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per kept line, its content characters inside a link and its container depth; and every
-    container opening as one sorted ``depth << 32 | byte offset`` key.
+    container opening as one sorted ``depth << 32 | byte offset`` key.  ``tags``: :func:`tag_keys`
+    of ``lines`` when the caller has them.
 
     Returns
     -------
     link, depth, opens : numpy.ndarray
     """
     starts = lines.starts[kept]
-    keys, closing = tag_keys(lines)
+    keys, closing = tag_keys(lines) if tags is None else tags
     tag_starts = lines.tag_starts
 
     # Link text: a line's text follows the tag at its start, so it is link text when the last

@@ -21,13 +21,14 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 import numpy as np
 
 from mcecrawl.algorithms.cleaning import is_blank
 from mcecrawl.algorithms.pagescan import CLASS_WORDS, MARKS, TAGS
+from mcecrawl.algorithms.parse import matches_at
 from mcecrawl.algorithms.profile_impl import page_scan
 from mcecrawl.algorithms.result import PAGE_TYPES
 
@@ -63,7 +64,7 @@ _OG_TYPE = re.compile(rb"""og:type["']?\s+content=["']?([\w.:-]*)"""
                       rb"""|content=["']?([\w.:-]*)["']?\s+(?:property|name)=["']?og:type""")
 _NAME = re.compile(rb"\w+")
 # _JSONLD_TYPE and _ITEMTYPE start with pagescan.ANCHORS' first two literals: each is matched at the offsets
-# where the page scan found its literal (_markup).
+# where the page scan found its literal (_markup, parse.matches_at).
 
 # The page is read up to its BODY_WINDOW-th byte, a bound for pathological pages. A window of the
 # first screens was measured and refused: 60,000 characters past <body> cut the judgement's cost from
@@ -114,28 +115,16 @@ _log = math.log1p
 _URL_WORD_SETS = tuple(frozenset(v) for v in URL_WORDS.values())
 
 
-def _matches(html: bytes, pattern: re.Pattern[bytes], offsets: tuple[int, ...]) -> Iterator[re.Match[bytes]]:
-    """``pattern.finditer(html)`` for a pattern that starts with a literal found at ``offsets`` (the
-    page scan's): matched there rather than by the regex engine trying every position."""
-    end = 0
-    for at in offsets:
-        if at >= end:
-            m = pattern.match(html, at)
-            if m:
-                yield m
-                end = m.end()
-
-
 def _markup(html: bytes, anchors: tuple[tuple[int, ...], ...]) -> Counter[str]:
     """Counts of the page's schema.org types by group, and its og:type; ``anchors``: the offsets of
     each of :data:`mcecrawl.algorithms.pagescan.ANCHORS` in ``html``."""
     jsonld, itemtype, og = anchors
     groups: Counter[str] = Counter()
-    for m in _matches(html, _JSONLD_TYPE, jsonld):
+    for m in matches_at(_JSONLD_TYPE, html, jsonld):
         for t in _NAME.findall(m.group(1)):
             if t in _MARKUP_OF:
                 groups[_MARKUP_OF[t]] += 1
-    for m in _matches(html, _ITEMTYPE, itemtype):
+    for m in matches_at(_ITEMTYPE, html, itemtype):
         if m.group(1) in _MARKUP_OF:
             groups[_MARKUP_OF[m.group(1)]] += 1
     if og:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 import numpy as np
 from lxml import etree
@@ -232,14 +232,29 @@ def page_titles(page: str | bytes) -> list[str]:
     return [t for t in (_og_title(head), _clean(m.group(1)) if m else None) if t]
 
 
-def h1_headings(data: bytes) -> list[tuple[int, str]]:
-    """(byte offset, text) of every non-empty ``<h1>`` of a page's UTF-8 bytes."""
-    return list(iter_h1_headings(data))
+def matches_at(pattern: re.Pattern[bytes], data: bytes, offsets: Iterable[int]) -> Iterator[re.Match[bytes]]:
+    """``pattern.finditer(data)`` for a pattern that can match only where ``offsets`` (ascending) say:
+    matched there rather than by the regex engine trying every position (a page of 300 KB is a
+    third of a millisecond for Python's engine)."""
+    end = 0
+    for at in offsets:
+        if at >= end:
+            m = pattern.match(data, at)
+            if m:
+                yield m
+                end = m.end()
 
 
-def iter_h1_headings(data: bytes) -> Iterator[tuple[int, str]]:
+def h1_headings(data: bytes, starts: Sequence[int] | None = None) -> list[tuple[int, str]]:
+    """(byte offset, text) of every non-empty ``<h1>`` of a page's UTF-8 bytes; ``starts``: where its
+    ``<h1>`` tags open, when the caller knows: read there alone."""
+    return list(iter_h1_headings(data, starts))
+
+
+def iter_h1_headings(data: bytes, starts: Sequence[int] | None = None) -> Iterator[tuple[int, str]]:
     """:func:`h1_headings` one at a time (the first costs a search to it, not over the whole page)."""
-    for m in _BYTES[_H1].finditer(data):
+    pattern = _BYTES[_H1]
+    for m in pattern.finditer(data) if starts is None else matches_at(pattern, data, starts):
         text = _clean(m.group(1).decode("utf-8", "replace"))
         if text:
             yield m.start(), text

@@ -315,12 +315,13 @@ def tag_keys(lines: Lines) -> tuple[np.ndarray, np.ndarray]:
     return np.frombuffer(keys, dtype=np.uint64), _flags(closing)
 
 
-def links_and_depth(lines: Lines, kept: np.ndarray, content: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def links_and_depth(lines: Lines, kept: np.ndarray, content: np.ndarray,
+                    tags: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`mcecrawl.algorithms.lines.links_and_depth`."""
     c = _c()
     if c is None:
-        return reference.links_and_depth(lines, kept, content)
-    keys, closing = tag_keys(lines)
+        return reference.links_and_depth(lines, kept, content, tags)
+    keys, closing = tag_keys(lines) if tags is None else tags
     link, depth, open_depth, open_idx = c.links_and_depth(
         lines.starts[kept].astype(np.int64), lines.tag_starts.astype(np.int64), keys,
         closing.view(np.uint8), np.ascontiguousarray(content, dtype=np.int32), reference.A_KEY,

@@ -118,7 +118,7 @@ from mcecrawl.algorithms.cleaning_words import (
     UNRELATED as UNRELATED,
 )
 from mcecrawl.algorithms.danag import calculate_lengths, remove_scripts_styles_comments
-from mcecrawl.algorithms.lines import Lines
+from mcecrawl.algorithms.lines import Lines, name_key
 from mcecrawl.algorithms.parse import PARSE_CHUNK_BYTES, h1_headings, page_titles, parse_region, parse_tree
 from mcecrawl.algorithms.region import SMOOTHING_RADIUS, positive_runs, smooth
 from mcecrawl.algorithms.result import Extraction
@@ -198,6 +198,7 @@ class LineProfile:
     punct: np.ndarray  # sentence punctuation outside tags
     depth: np.ndarray  # container depth at the line's start
     opens: np.ndarray  # sorted depth << 32 | byte offset of every container opening
+    tags: tuple[np.ndarray, np.ndarray]  # lines.tag_keys of lines.tag_starts: each tag's name key, whether it closes
     # what each container's opening tag says (tag_labels), read once per page: the page's regions
     # share most of their ancestors
     labels: dict[bytes, tuple[bool, bool, bool]] = field(default_factory=dict)
@@ -206,6 +207,13 @@ class LineProfile:
     def text_before(self) -> np.ndarray:
         """Non-link characters before each kept line: any region's middle is one binary search."""
         return np.concatenate(([0], np.cumsum(np.clip(self.content - self.link, 0, None), dtype=np.int64)))
+
+    def openings(self, name: bytes) -> list[int]:
+        """Byte offsets where the page's ``<name>`` tags open, in order: tags as the line profile reads
+        them, outside scripts, styles, comments and attribute values."""
+        keys, closing = self.tags
+        starts: list[int] = self.lines.tag_starts[(keys == np.uint64(name_key(name))) & ~closing].tolist()
+        return starts
 
 
 @dataclass
@@ -238,9 +246,10 @@ def line_profile(text: str | bytes, *, radius: int = SMOOTHING_RADIUS) -> LinePr
     kept = remove_scripts_styles_comments(lines)
     content, code = calculate_lengths(lines, kept)
     smoothed = smooth(content, code, radius=radius)
-    link, depth, opens = profile.links_and_depth(lines, kept, content)
+    tags = profile.tag_keys(lines)
+    link, depth, opens = profile.links_and_depth(lines, kept, content, tags)
     punct = profile.count_punctuation(lines, kept, content)
-    return LineProfile(lines, kept, content, code, smoothed.astype(np.int32), link, punct, depth, opens)
+    return LineProfile(lines, kept, content, code, smoothed.astype(np.int32), link, punct, depth, opens, tags)
 
 
 def candidate_regions(lp: LineProfile, *, gap: int = GAP_DEFAULT) -> list[Candidate]:
@@ -566,11 +575,14 @@ def _parse_piece(lp: LineProfile, first: int, last: int, keep: set[int]) -> list
     return profile.cleaning_blocks(root)
 
 
-def find_headline(text: str | bytes, lp: LineProfile) -> tuple[str | None, int | None]:
+def find_headline(lp: LineProfile) -> tuple[str | None, int | None]:
     """The page's headline and its kept line: of its ``<h1>`` elements the one sharing most words
     with og:title / ``<title>`` (not a logo ``<h1>`` holding the site name), else og:title, else
-    the title (text policy: the output's first line)."""
-    h1s, titles = h1_headings(lp.lines.data), page_titles(text)
+    the title (text policy: the output's first line).  The ``<h1>`` elements are read where the line
+    profile found their tags (outside the head, scripts, styles, comments and attribute values: no
+    search of the page, a third of a millisecond for Python's regex engine on 300 KB)."""
+    data = lp.lines.data  # the page's UTF-8 bytes, which the offsets index
+    h1s, titles = h1_headings(data, lp.openings(b"h1")), page_titles(data)
 
     def agreement(h: str) -> float:
         words = set(h.lower().split())
@@ -612,7 +624,7 @@ def scored_regions(text: str | bytes, **params: Any) -> Extraction:
         # is the region, cleaned like any other (an empty result there would lose an article).
         reason = "safety net: no line has more content than code characters; used the whole page"
         candidates = [whole_page(lp)]
-    headline, headline_line = find_headline(text, lp)
+    headline, headline_line = find_headline(lp)
     score_regions(lp, candidates, headline_line)
     ranked = sorted(candidates, key=lambda c: -c.score)
     # The page's text, less the modal dialogs' found above: 5 % of a page that hides two privacy policies

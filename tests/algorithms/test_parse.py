@@ -1,6 +1,8 @@
 """Region parsing: paragraphs, dropped elements, deep nesting, R2L character output, title."""
+import re
+
 from mcecrawl.algorithms.lines import segment_lines
-from mcecrawl.algorithms.parse import find_title, parse_lines, parse_region, r2l_characters
+from mcecrawl.algorithms.parse import find_title, h1_headings, matches_at, parse_lines, parse_region, r2l_characters
 
 
 def test_block_boundaries_become_paragraphs():
@@ -83,3 +85,14 @@ def test_title_window_of_utf8_bytes_is_the_same_characters_as_of_the_text():
     # a window ending inside a four-byte character keeps it whole
     text = "é" * (TITLE_WINDOW_CHARS - 1) + "𝄞" + "x" * 10
     assert _title_window(text.encode()).decode() == text[:TITLE_WINDOW_CHARS]
+
+
+def test_matches_at_every_start_is_finditer():
+    """Offsets covering every place a match can start give finditer's matches, overlapping starts
+    skipped as the regex engine skips them."""
+    page = b"<h1>a</h1><H1 class=x>b<h1>c</h1></h1><h1>d</H1 ><h1x>e</h1><h1>"
+    pattern = re.compile(rb"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
+    starts = [m.start() for m in re.finditer(rb"<", page)]
+    assert [m.span() for m in matches_at(pattern, page, starts)] == [m.span() for m in pattern.finditer(page)]
+    assert h1_headings(page, starts) == h1_headings(page)
+    assert h1_headings(page, []) == []

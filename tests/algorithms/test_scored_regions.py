@@ -104,6 +104,17 @@ def test_logo_h1_is_not_the_headline():
     assert lines_of(result)[0] == HEADLINE
 
 
+def test_an_h1_written_by_a_script_or_in_a_comment_is_not_the_headline():
+    """The headline is read at the ``<h1>`` tags the line profile sees: one in a script's string
+    (``'<h1>Notice<' + '/h1>'``, whose close a search ran past to the real ``</h1>``) or in a comment
+    is not the page's.  Seen on trafilatura_eval's cbsnews page."""
+    script = """<script>document.write('<h1>Notice<' + '/h1><p>Your browser is not supported</p>');</script>"""
+    for hidden in (script, "<!-- <h1>An old headline</h1> -->"):
+        body = f'{hidden}<article><h1>{HEADLINE}</h1>{paragraphs(ARTICLE)}</article>'
+        result = mcecrawl.extract(page(body, title="عنوان دیگر"), algorithm="scored_regions")
+        assert lines_of(result)[0] == HEADLINE and result.title == HEADLINE
+
+
 def test_safety_net_replaces_a_link_only_choice_and_says_so():
     # The labelled container holds only links; the prose outside it is the article.
     links = "".join(f'<li><a href="/n/{i}">خبر کوتاه شماره {i} از سرویس اقتصادی امروز</a></li>' for i in range(30))
