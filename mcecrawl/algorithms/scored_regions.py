@@ -258,17 +258,18 @@ def candidate_regions(lp: LineProfile, *, gap: int = GAP_DEFAULT) -> list[Candid
     if not len(firsts):
         return []
     breaks = np.flatnonzero(firsts[1:] - lasts[:-1] - 1 > gap)
-    group_first = np.concatenate(([0], breaks + 1))
-    group_last = np.concatenate((breaks, [len(firsts) - 1]))
+    a = firsts[np.concatenate(([0], breaks + 1))].astype(np.int64)
+    b = lasts[np.concatenate((breaks, [len(firsts) - 1]))].astype(np.int64)
+    # Every region's counts at once: a page has tens of regions, and a numpy step per region and count
+    # was most of this phase.
     csum = {name: np.concatenate(([0], np.cumsum(getattr(lp, name), dtype=np.int64)))
             for name in ("content", "link", "punct")}
-    out = []
-    for g0, g1 in zip(group_first, group_last):
-        a, b = int(firsts[g0]), int(lasts[g1])
-        chars, link, punct = (int(csum[n][b + 1] - csum[n][a]) for n in ("content", "link", "punct"))
-        if chars:
-            out.append(Candidate(a, b, chars, link, punct, median_line(lp, a, b)))
-    return out
+    chars, link, punct = (csum[n][b + 1] - csum[n][a] for n in ("content", "link", "punct"))
+    keep = chars != 0
+    a, b = a[keep], b[keep]
+    rows = zip(a.tolist(), b.tolist(), chars[keep].tolist(), link[keep].tolist(), punct[keep].tolist(),
+               median_lines(lp, a, b).tolist())
+    return [Candidate(*row) for row in rows]
 
 
 def median_line(lp: LineProfile, first: int, last: int) -> int:
@@ -279,6 +280,13 @@ def median_line(lp: LineProfile, first: int, last: int) -> int:
     if total == 0:
         return first
     return int(np.searchsorted(before, before[first] + total / 2)) - 1
+
+
+def median_lines(lp: LineProfile, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """:func:`median_line` of many regions (``last >= first``), as one search."""
+    before = lp.text_before
+    total = before[last + 1] - before[first]
+    return np.where(total == 0, first, np.searchsorted(before, before[first] + total / 2) - 1)
 
 
 def region_of(lp: LineProfile, first: int, last: int) -> Candidate:

@@ -27,7 +27,7 @@ from mcecrawl.algorithms.lists import list_content
 from mcecrawl.algorithms.parse import collapse, find_title, iter_h1_headings
 from mcecrawl.algorithms.result import PAGE_TYPES, Extraction
 from mcecrawl.algorithms.threads import thread_content
-from mcecrawl.textpieces import count_words, word_pieces
+from mcecrawl.textpieces import count_chars, count_words, word_pieces
 
 NAME = "scored_regions"  # the default algorithm's name: a typed extraction is its output for the type
 
@@ -61,7 +61,6 @@ TYPED_MIN_GROWTH = 4.0
 PROSE_TYPES = frozenset({"documentation", "product", "service"})
 PROSE_MIN_CONFIDENCE = 0.7
 PROSE_MIN_GROWTH = 1.1
-_SPACE = re.compile(r"\s+")
 
 
 # A collection's own growth guard, under TYPED_MIN_GROWTH: the article reading of a category grid
@@ -128,8 +127,7 @@ def min_growth(page_type: str | None, confidence: float = 1.0) -> float:
 def grown_enough(article: Extraction, typed: Extraction, confidence: float = 1.0) -> bool:
     """Whether the typed reading holds at least :func:`min_growth` of its type and ``confidence``
     times the characters (whitespace aside) of the article reading."""
-    chars = len(_SPACE.sub("", typed.text))
-    return chars >= min_growth(typed.page_type, confidence) * max(len(_SPACE.sub("", article.text)), 1)
+    return count_chars(typed.text) >= min_growth(typed.page_type, confidence) * max(count_chars(article.text), 1)
 
 
 def prose_content(text: str | bytes) -> list[str]:

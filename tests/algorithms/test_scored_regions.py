@@ -153,6 +153,11 @@ def test_candidate_regions_group_runs_within_gap():
     assert len(cands) >= 2
     assert all(c.first <= c.middle <= c.last for c in cands)
     assert sum(c.chars for c in cands) <= int(lp.content.sum())
+    for c in cands:  # counted all at once, each as its own region counts
+        alone = sr.region_of(lp, c.first, c.last)
+        assert (c.chars, c.link, c.punct, c.middle) == (alone.chars, alone.link, alone.punct, alone.middle)
+    firsts, lasts = np.arange(len(lp.kept)), np.minimum(np.arange(len(lp.kept)) + 7, len(lp.kept) - 1)
+    assert sr.median_lines(lp, firsts, lasts).tolist() == [sr.median_line(lp, a, b) for a, b in zip(firsts, lasts)]
 
 
 def test_link_text_and_punctuation_per_line():
