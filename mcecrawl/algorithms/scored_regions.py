@@ -210,7 +210,7 @@ class LineProfile:
 
     def openings(self, name: bytes) -> list[int]:
         """Byte offsets where the page's ``<name>`` tags open, in order: tags as the line profile reads
-        them, outside scripts, styles, comments and attribute values."""
+        them, outside the head, scripts, styles, comments and attribute values."""
         keys, closing = self.tags
         starts: list[int] = self.lines.tag_starts[(keys == np.uint64(name_key(name))) & ~closing].tolist()
         return starts
@@ -275,11 +275,7 @@ def candidate_regions(lp: LineProfile, *, gap: int = GAP_DEFAULT) -> list[Candid
 def median_line(lp: LineProfile, first: int, last: int) -> int:
     """The line holding the middle character of the region's non-link text: its containers
     stand for the region (a long footer paragraph at one end cannot, as the densest line can)."""
-    before = lp.text_before
-    total = int(before[last + 1] - before[first]) if last >= first else 0
-    if total == 0:
-        return first
-    return int(np.searchsorted(before, before[first] + total / 2)) - 1
+    return first if last < first else int(median_lines(lp, np.array([first]), np.array([last]))[0])
 
 
 def median_lines(lp: LineProfile, first: np.ndarray, last: np.ndarray) -> np.ndarray:

@@ -156,8 +156,16 @@ def test_candidate_regions_group_runs_within_gap():
     for c in cands:  # counted all at once, each as its own region counts
         alone = sr.region_of(lp, c.first, c.last)
         assert (c.chars, c.link, c.punct, c.middle) == (alone.chars, alone.link, alone.punct, alone.middle)
-    firsts, lasts = np.arange(len(lp.kept)), np.minimum(np.arange(len(lp.kept)) + 7, len(lp.kept) - 1)
-    assert sr.median_lines(lp, firsts, lasts).tolist() == [sr.median_line(lp, a, b) for a, b in zip(firsts, lasts)]
+    before = lp.text_before  # the middle line of a region, one at a time: the search for half its non-link text
+
+    def middle(first: int, last: int) -> int:
+        total = int(before[last + 1] - before[first])
+        return first if total == 0 else int(np.searchsorted(before, before[first] + total / 2)) - 1
+
+    firsts, lasts = np.arange(len(lp.content)), np.minimum(np.arange(len(lp.content)) + 7, len(lp.content) - 1)
+    expected = [middle(a, b) for a, b in zip(firsts.tolist(), lasts.tolist())]
+    assert sr.median_lines(lp, firsts, lasts).tolist() == expected
+    assert [sr.median_line(lp, a, b) for a, b in zip(firsts.tolist(), lasts.tolist())] == expected
 
 
 def test_link_text_and_punctuation_per_line():
