@@ -248,13 +248,7 @@ def matches_at(pattern: re.Pattern[bytes], data: bytes, offsets: Iterable[int]) 
 def h1_headings(data: bytes, starts: Sequence[int] | None = None) -> list[tuple[int, str]]:
     """(byte offset, text) of every non-empty ``<h1>`` of a page's UTF-8 bytes; ``starts``: where its
     ``<h1>`` tags open, when the caller knows: read there alone."""
-    return list(iter_h1_headings(data, starts))
-
-
-def iter_h1_headings(data: bytes, starts: Sequence[int] | None = None) -> Iterator[tuple[int, str]]:
-    """:func:`h1_headings` one at a time (the first costs a search to it, not over the whole page)."""
     pattern = _BYTES[_H1]
-    for m in pattern.finditer(data) if starts is None else matches_at(pattern, data, starts):
-        text = _clean(m.group(1).decode("utf-8", "replace"))
-        if text:
-            yield m.start(), text
+    found = pattern.finditer(data) if starts is None else matches_at(pattern, data, starts)
+    headings = ((m.start(), _clean(m.group(1).decode("utf-8", "replace"))) for m in found)
+    return [(at, text) for at, text in headings if text]

@@ -24,7 +24,7 @@ from lxml import etree
 
 from mcecrawl.algorithms import chrome, common
 from mcecrawl.algorithms.lists import list_content
-from mcecrawl.algorithms.parse import collapse, find_title, iter_h1_headings
+from mcecrawl.algorithms.parse import collapse
 from mcecrawl.algorithms.result import PAGE_TYPES, Extraction
 from mcecrawl.algorithms.threads import thread_content
 from mcecrawl.textpieces import count_chars, count_words, word_pieces
@@ -284,15 +284,16 @@ def each_block_once(result: Extraction) -> Extraction:
     return replace(result, text="\n".join(blocks), paragraphs=blocks)
 
 
-def headline_first(text: str | bytes, blocks: list[str]) -> tuple[list[str], str | None]:
-    """Blocks with the page's first ``<h1>`` first when the content holds it (a heading in the
-    page's header is the site's, not the content's); the headline, else the page's title."""
-    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
-    first = next(iter_h1_headings(data), None)
-    headline = collapse(first[1]) if first else None
-    if not headline or headline not in blocks:
-        return blocks, headline or find_title(text)
-    return [headline] + [b for b in blocks if b != headline], headline
+def headline_first(blocks: list[str], headline: str | None) -> tuple[list[str], str | None]:
+    """Blocks with the page's headline first when the content holds it (a heading in the page's
+    header is the site's, not the content's), and the headline.  ``headline`` is the article
+    reading's (:func:`mcecrawl.algorithms.scored_regions.find_headline`: of the ``<h1>`` elements
+    outside scripts and comments the one agreeing with the page's titles): one headline a page,
+    whichever way it is read."""
+    key = collapse(headline) if headline else None
+    if not key or key not in blocks:
+        return blocks, headline
+    return [key] + [b for b in blocks if b != key], key
 
 
 def extract_as(text: str | bytes, page_type: str, *, url: str | None = None, base: Extraction | None = None,
@@ -316,7 +317,7 @@ def extract_as(text: str | bytes, page_type: str, *, url: str | None = None, bas
     article = list(base.paragraphs)
     blocks = product_content(text, article) if page_type == "product" else CONTENT[page_type](text)
     blocks = with_article(article, blocks)
-    blocks, headline = headline_first(text, blocks)
+    blocks, headline = headline_first(blocks, base.title)
     result = common.result(NAME, params, text, blocks, None, title=headline,
                            empty_reason=f"no text outside the page's chrome ({page_type} page)")
     result = replace(result, page_type=page_type)

@@ -186,6 +186,22 @@ def test_listing_of_20_teasers_gives_all_20_items_in_order(monkeypatch):
     assert "Headline number 1 of the river valley" not in scored_regions(html).text
 
 
+@pytest.mark.parametrize("before", [
+    "<script>document.write('<h1>Notice<' + '/h1> Your browser is not supported')</script>",
+    "<!-- <h1>Old layout</h1> -->",
+    '<div class="logo"><h1>Daily Site</h1></div>',
+])
+def test_a_typed_reading_has_the_article_readings_headline(monkeypatch, before):
+    # one headline a page: an <h1> in a script's string or a comment is none, and of two <h1> the
+    # one agreeing with the title is the page's (not the logo's), whichever way the page is read
+    html = listing().replace("<main>", before + "<main>")
+    judged_as(monkeypatch, "listing")
+    result = extract(html)
+    assert result.page_type == "listing"
+    assert result.title == scored_regions(html).title == "Latest news"
+    assert result.paragraphs[0] == "Latest news"
+
+
 def test_listing_keeps_each_items_own_header_and_footer(monkeypatch):
     # an item's <footer> (its author and date) belongs to the item (HTML's sectioning), not to the
     # page's chrome; the page's own <footer> still goes
