@@ -133,6 +133,7 @@ def profile_calls(c: Any, data: Any, arr: Callable[[np.ndarray], Any]) -> dict[s
     out["punct"] = bytes(c.count_punctuation(data, starts, arr(ends)))
     out["pagescan"] = repr(profile_impl.pagescan.scan(data)).encode()  # the page-type scan reads the page too
     out["utf8_error_at"] = str(c.utf8_error_at(data)).encode()  # the decoding's validity check
+    out["title_meta_at"] = str(c.title_meta_at(data)).encode()  # where the title search starts
     return out
 
 

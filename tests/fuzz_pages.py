@@ -73,6 +73,8 @@ TOKENS = (
     b"datePublished", b"datePublishedatePublished", b"article:published_time", b"author", b"byline",
     b'"@type": "Product"', b'"@type":["NewsArticle","X"]', b"itemtype=https://schema.org/Offer",
     b'<meta property="og:type" content="article">', b"{", b'":',
+    # where the title search starts: a <meta> holding og:title / twitter:title in any case before its '>'
+    b"<META", b"<meta", b"<meta-x ", b"og:TITLE", b"Twitter:Title", b":title", b"og:", b"<meta name=twitter:title>",
 )
 ALGORITHMS = ("scored_regions", "danag", "dana", "r2l")
 
@@ -142,6 +144,7 @@ def profile_arrays(data: bytes) -> dict[str, np.ndarray]:
     out["link"], out["depth"], out["opens"] = profile_impl.links_and_depth(lines, kept, content)
     out["punct"] = profile_impl.count_punctuation(lines, kept, content)
     out["utf8_error_at"] = np.array([profile_impl.utf8_error_at(data)])  # the decoding's validity check
+    out["title_meta_at"] = np.array([profile_impl.title_meta_at(data)])  # where the title search starts
     starts = lines.starts[kept]
     for limit in (ENCLOSING_LIMIT, 64):  # the containers around each kept line (its first ENCLOSED_LINES)
         out[f"enclosing/{limit}"] = np.array([

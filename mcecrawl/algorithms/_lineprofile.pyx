@@ -791,3 +791,46 @@ def utf8_error_at(const uint8_t[::1] data not None):
     with nogil:
         at = _utf8_error_at(&data[0], n)
     return at
+
+
+cdef isize _title_meta_at(const uint8_t* d, isize n) noexcept nogil:
+    """The first ``<meta`` (any case, then a non-word byte) whose bytes up to its next ``>`` hold
+    ``og:title`` or ``twitter:title`` (any case), or -1.  A ``<meta`` between that one and its ``>``
+    shares the ``>`` and holds a part of the same bytes, so the scan goes on after the ``>``."""
+    cdef isize i = 0, s, a, end, c
+    cdef const void* hit
+    while i < n:
+        hit = memchr(d + i, 0x3C, n - i)  # '<'
+        if hit == NULL:
+            return -1
+        s = <const uint8_t*>hit - d
+        if not (_ieq(d + s + 1, n - s - 1, b"meta", 4) and (s + 5 == n or not _word(d[s + 5]))):
+            i = s + 1
+            continue
+        a = s + 5
+        hit = memchr(d + a, 0x3E, n - a)  # '>'
+        end = <const uint8_t*>hit - d if hit != NULL else n
+        c = a
+        while c < end:
+            hit = memchr(d + c, 0x3A, end - c)  # ':' of "og:title" / "twitter:title"
+            if hit == NULL:
+                break
+            c = <const uint8_t*>hit - d
+            if _ieq(d + c + 1, end - c - 1, b"title", 5) and (
+                    (c - 2 >= a and _ieq(d + c - 2, 2, b"og", 2))
+                    or (c - 7 >= a and _ieq(d + c - 7, 7, b"twitter", 7))):
+                return s
+            c += 1
+        i = end + 1
+    return -1
+
+
+def title_meta_at(const uint8_t[::1] data not None):
+    """Twin of :func:`lines.title_meta_at`: the first ``<meta`` that can be an og:title or
+    twitter:title tag, or -1."""
+    cdef isize n = data.shape[0], at
+    if n == 0:
+        return -1
+    with nogil:
+        at = _title_meta_at(&data[0], n)
+    return at

@@ -144,6 +144,20 @@ def utf8_error_at(data: bytes) -> int:
     return -1
 
 
+# Where an og:title / twitter:title tag can start: what every match of the title search's meta pattern
+# (:data:`mcecrawl.algorithms.parse._META_TITLE`) holds between its ``<meta`` and its first ``>``.
+_TITLE_META = re.compile(rb"<meta\b[^>]*?(?:og|twitter):title", re.I)
+
+
+def title_meta_at(data: bytes) -> int:
+    """The offset of the first ``<meta`` (ASCII letters in any case, then a byte that is no word's)
+    whose bytes before its next ``>`` hold ``og:title`` or ``twitter:title`` (any case), or -1.  No
+    og:title / twitter:title tag starts before it, so the title search starts there (a page without
+    one, searched through, costs the compiled twin a ``memchr`` per tag)."""
+    m = _TITLE_META.search(data)
+    return m.start() if m else -1
+
+
 def protected_spans(data: bytes) -> np.ndarray:
     """Byte spans ``[start, end)`` of comments, ``<script>``/``<style>``/``<template>``/``<textarea>``
     elements and ``<head>``.

@@ -172,8 +172,15 @@ def _clean(fragment: str | bytes) -> str | None:
 
 
 def _og_title(head: str | bytes) -> str | None:
-    """og:title / twitter:title of the page's head, cleaned, or None."""
-    m = _search(_META_TITLE, head)
+    """og:title / twitter:title of the page's head, cleaned, or None.  On bytes the search starts where
+    such a tag can (:func:`mcecrawl.algorithms.lines.title_meta_at`): a page without one is not searched
+    through by the regex engine (~0.3 ms on 300 KB)."""
+    m: re.Match[Any] | None
+    if isinstance(head, bytes):
+        at = profile_impl.title_meta_at(head)
+        m = _BYTES[_META_TITLE].search(head, at) if at >= 0 else None
+    else:
+        m = _META_TITLE.search(head)
     c = _search(_CONTENT_ATTR, m.group()) if m else None
     return _clean(c.group(1) or c.group(2) or "") if c else None
 

@@ -226,6 +226,15 @@ def utf8_error_at(data: bytes) -> int:
     return at
 
 
+def title_meta_at(data: bytes) -> int:
+    """:func:`mcecrawl.algorithms.lines.title_meta_at` (compiled: a ``memchr`` per tag, no regex)."""
+    c = _c()
+    if c is None:
+        return reference.title_meta_at(data)
+    at: int = c.title_meta_at(data)
+    return at
+
+
 def segment_lines(text: str | bytes, *, split: str = "tag", merge_blank: bool = True) -> Lines:
     """:func:`mcecrawl.algorithms.lines.segment_lines`."""
     c = _c()

@@ -1,8 +1,19 @@
 """Region parsing: paragraphs, dropped elements, deep nesting, R2L character output, title."""
 import re
 
+import pytest
+
 from mcecrawl.algorithms.lines import segment_lines
-from mcecrawl.algorithms.parse import find_title, h1_headings, matches_at, parse_lines, parse_region, r2l_characters
+from mcecrawl.algorithms.parse import (
+    _og_title,
+    find_title,
+    h1_headings,
+    matches_at,
+    page_titles,
+    parse_lines,
+    parse_region,
+    r2l_characters,
+)
 
 
 def test_block_boundaries_become_paragraphs():
@@ -52,6 +63,23 @@ def test_title_prefers_og_title_then_h1_then_title():
     assert find_title("<title>عنوان | سایت</title><h1>سرخط <b>خبر</b></h1>") == "سرخط خبر"
     assert find_title("<title>عنوان &amp; سایت</title>") == "عنوان & سایت"
     assert find_title("<p>بدون عنوان</p>") is None
+
+
+@pytest.mark.parametrize("head", [
+    '<meta charset="utf-8"><meta name="x" content="og:title"><meta property="og:title" content="Real">',
+    '<META NAME="TWITTER:TITLE" CONTENT="Upper">',
+    "<meta content='First' property='og:title'><meta property=og:title content=Second>",
+    '<meta-data og:title><meta name="description" content="d"><meta name=twitter:title content="Later">',
+    '<meta property="og:type" content="article"><link rel="x"><p>no title meta at all</p>',
+    '<meta property="og:title"><meta property="og:title" content="After an empty one">',
+    "<meta <meta property=og:title content=Nested>",
+])
+def test_og_title_of_bytes_starts_where_a_title_meta_can(head):
+    # bytes are searched from the first <meta> that can be one (lines.title_meta_at): the same answer
+    # as the whole search, which a str page still gets
+    page = f"<html><head>{head}<title>T</title></head><body><p>x</p></body></html>"
+    assert _og_title(page.encode()) == _og_title(page)
+    assert page_titles(page.encode()) == page_titles(page)
 
 
 def test_source_newlines_inside_text_are_whitespace():

@@ -6,6 +6,7 @@ bounded fuzz corpus (the full run: ``benchmarks/fuzz_core.py``), and the switch 
 """
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -94,6 +95,24 @@ def test_utf8_check_agrees_with_the_codec_on_every_sequence(ascii_before):
     for seq in cases:
         for data in (pad + seq, pad + seq + b"a" * 20):
             assert compiled.utf8_error_at(data) == lines.utf8_error_at(data), data
+
+
+@both_cores
+def test_title_meta_at_agrees_with_its_regex():
+    """Where the title search starts: the compiled scan gives the reference regex's first match, on
+    <meta> tags in any case, with the literal right after the name or before the '>', a <meta> inside
+    another's attributes, a name that only starts with "meta", and every string of up to 5 of the tokens."""
+    compiled = profile_impl.compiled
+    assert compiled is not None
+    cases = [b"", b"<meta", b"<META NAME=TWITTER:TITLE content=x>", b'<meta property="og:title" content="x">',
+             b"<meta og:title", b"<metaog:title>", b"<meta-x og:title>", b"<meta_x og:title>", b"<meta/og:title>",
+             b"<meta <meta property=og:title>", b"<meta a> og:title", b"<meta>og:title", b"<meta og:titl>",
+             b"<meta :title og:title>", b"x<meta\nog:title", b"<meta name=x><meta twitter:TiTlE>"]
+    tokens = [b"<", b">", b"<meta", b"<MeTa", b" ", b"og", b":", b"title", b"twitter", b"x", b"_", b"-"]
+    cases += [b"".join(p) for p in itertools.product(tokens, repeat=3)]
+    cases += [b"".join(p) for p in itertools.product([b"<meta", b" ", b"og", b":", b"title", b">"], repeat=5)]
+    for data in cases:
+        assert compiled.title_meta_at(data) == lines.title_meta_at(data), data
 
 
 @both_cores
