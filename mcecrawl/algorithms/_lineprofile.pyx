@@ -783,14 +783,22 @@ cdef isize _utf8_error_at(const uint8_t* d, isize n) noexcept nogil:
     return -1
 
 
-def utf8_error_at(const uint8_t[::1] data not None):
-    """Twin of :func:`lines.utf8_error_at`: where ``data`` stops being UTF-8, or -1."""
+ctypedef isize (*OffsetScan)(const uint8_t* d, isize n) noexcept nogil
+
+
+cdef isize _scan_for(const uint8_t[::1] data, OffsetScan scan):
+    """``scan`` over the bytes of ``data`` without the GIL: the offset it finds, or -1 (none in no bytes)."""
     cdef isize n = data.shape[0], at
     if n == 0:
         return -1
     with nogil:
-        at = _utf8_error_at(&data[0], n)
+        at = scan(&data[0], n)
     return at
+
+
+def utf8_error_at(const uint8_t[::1] data not None):
+    """Twin of :func:`lines.utf8_error_at`: where ``data`` stops being UTF-8, or -1."""
+    return _scan_for(data, _utf8_error_at)
 
 
 cdef isize _title_meta_at(const uint8_t* d, isize n) noexcept nogil:
@@ -828,9 +836,4 @@ cdef isize _title_meta_at(const uint8_t* d, isize n) noexcept nogil:
 def title_meta_at(const uint8_t[::1] data not None):
     """Twin of :func:`lines.title_meta_at`: the first ``<meta`` that can be an og:title or
     twitter:title tag, or -1."""
-    cdef isize n = data.shape[0], at
-    if n == 0:
-        return -1
-    with nogil:
-        at = _title_meta_at(&data[0], n)
-    return at
+    return _scan_for(data, _title_meta_at)
