@@ -143,8 +143,8 @@ _H1 = re.compile(r"<h1\b[^>]*>(.*?)</h1\s*>", re.I | re.S)
 _BYTES = {pat: re.compile(pat.pattern.encode(), pat.flags & ~re.U) for pat in (_META_TITLE, _CONTENT_ATTR, _TITLE, _H1)}
 
 
-def _search(pattern: re.Pattern[str], page: str | bytes) -> re.Match[Any] | None:
-    return (_BYTES[pattern] if isinstance(page, bytes) else pattern).search(page)  # type: ignore[arg-type]
+def _search(pattern: re.Pattern[str], page: str | bytes, pos: int = 0) -> re.Match[Any] | None:
+    return (_BYTES[pattern] if isinstance(page, bytes) else pattern).search(page, pos)  # type: ignore[arg-type]
 
 
 def _title_window(page: str | bytes) -> str | bytes:
@@ -175,12 +175,8 @@ def _og_title(head: str | bytes) -> str | None:
     """og:title / twitter:title of the page's head, cleaned, or None.  On bytes the search starts where
     such a tag can (:func:`mcecrawl.algorithms.lines.title_meta_at`): a page without one is not searched
     through by the regex engine (~0.3 ms on 300 KB)."""
-    m: re.Match[Any] | None
-    if isinstance(head, bytes):
-        at = profile_impl.title_meta_at(head)
-        m = _BYTES[_META_TITLE].search(head, at) if at >= 0 else None
-    else:
-        m = _META_TITLE.search(head)
+    at = profile_impl.title_meta_at(head) if isinstance(head, bytes) else 0
+    m = _search(_META_TITLE, head, at) if at >= 0 else None
     c = _search(_CONTENT_ATTR, m.group()) if m else None
     return _clean(c.group(1) or c.group(2) or "") if c else None
 
