@@ -64,11 +64,13 @@ MISS_LOSS = 0.5
 
 
 def judged_heldout(data: Path, folds: int) -> dict[str, tuple[str, float]]:
-    """wcxb_dev page id -> (type, confidence) from the model fitted without the page's domain."""
+    """wcxb_dev page id -> (type, confidence) from the model fitted without the page's domain (a page whose
+    head declares it an article: "article", 1.0, as judge() judges it)."""
     import train_pagetype as tp
     from sklearn.model_selection import GroupKFold
 
     x, y, groups, ids = tp.load(data, "wcxb_dev")
+    declared = tp.declarations(data, "wcxb_dev")
     out: dict[str, tuple[str, float]] = {}
     ya = np.asarray(y)
     for train, test in GroupKFold(n_splits=folds).split(x, ya, groups):
@@ -77,7 +79,7 @@ def judged_heldout(data: Path, folds: int) -> dict[str, tuple[str, float]]:
         for i, row in zip(test, tp.probabilities(model, x[test])):
             probs = dict(zip(model["classes"], row.tolist()))
             t, reason = pagetype.decide(x[i], probs, arrays)
-            out[ids[i]] = (t, pagetype.confidence(t, reason, probs))
+            out[ids[i]] = ("article", 1.0) if declared[i] else (t, pagetype.confidence(t, reason, probs))
     return out
 
 

@@ -104,6 +104,41 @@ def test_twenty_teasers_are_a_listing_whatever_the_model_says():
     assert judgement.reason.startswith("20 linked headlines")
 
 
+NEWS_ARTICLE = '<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle"}</script>'
+OG_ARTICLE = '<meta property="og:type" content="article">'
+
+
+def test_a_page_whose_head_declares_it_an_article_is_one():
+    """og:type "article" and a JSON-LD article type, both in the head: the page's own word, taken before
+    the model and the listing rule (twenty teasers here)."""
+    listing = listing_page()
+    declared = listing.replace("</head>", OG_ARTICLE + NEWS_ARTICLE + "</head>")
+    judgement = judge(declared, "https://example.org/news/")
+    assert judgement == Judgement("article", "declared in its head: og:type article, JSON-LD NewsArticle", 1.0)
+    assert judge(declared.encode()) == judgement
+    assert pagetype.declaration(declared) == judgement.reason
+
+
+@pytest.mark.parametrize("where", ["og:type alone", "JSON-LD alone", "og:type website", "JSON-LD in the body",
+                                   "both in the body", "an ItemList of articles"])
+def test_half_a_declaration_or_one_in_the_body_leaves_the_judgement_to_the_page(where):
+    """Markup in the body describes what the page holds (a forum's posts as Articles), not the page."""
+    listing = listing_page()
+    head, body = {
+        "og:type alone": (OG_ARTICLE, ""),
+        "JSON-LD alone": (NEWS_ARTICLE, ""),
+        "og:type website": ('<meta property="og:type" content="website">' + NEWS_ARTICLE, ""),
+        "JSON-LD in the body": (OG_ARTICLE, NEWS_ARTICLE),
+        "both in the body": ("", OG_ARTICLE + NEWS_ARTICLE),
+        "an ItemList of articles": (OG_ARTICLE + '<script type="application/ld+json">{"@type":"ItemList",'
+                                    '"itemListElement":[]}</script>', NEWS_ARTICLE * 3),
+    }[where]
+    page = listing.replace("</head>", head + "</head>").replace("</main>", "</main>" + body)
+    assert pagetype.declaration(page) is None
+    judgement = judge(page, "https://example.org/news/")
+    assert judgement.page_type == "listing" and not judgement.reason.startswith("declared")
+
+
 def test_the_contract():
     judgement = judge(article_page(), "https://example.org/a", tree=None)
     assert isinstance(judgement, Judgement) and judgement.page_type in PAGE_TYPES

@@ -102,6 +102,20 @@ def test_a_sure_judgement_is_acted_on_only_when_its_reading_grows_past_the_artic
     assert result.page_type == "forum" and all(f"Post {i} says" in result.text for i in range(1, 6))
 
 
+def test_a_page_whose_head_declares_it_an_article_is_read_as_one(monkeypatch):
+    # the shipped judgement (no fake): twenty teasers are a listing, read as one with the growth guard
+    # off; the same page whose head declares it an article (og:type and JSON-LD) is its article reading
+    monkeypatch.setattr(typed, "TYPED_MIN_GROWTH", 0.0)
+    html = listing()
+    assert extract(html).page_type == "listing"
+    declared = html.replace("</head>", '<meta property="og:type" content="article"><script type="application/ld+json">'
+                                       '{"@type": "BlogPosting"}</script></head>')
+    result = extract(declared)
+    assert (result.page_type, result.page_type_reason) == (
+        "article", "declared in its head: og:type article, JSON-LD BlogPosting")
+    assert result.text == scored_regions(declared).text
+
+
 def test_prose_types_need_less_growth_than_list_types(monkeypatch):
     # a service or documentation reading is the article's text plus the rest of the page's copy:
     # here under 4 times the article's text, above PROSE_MIN_GROWTH times, so read as the type
