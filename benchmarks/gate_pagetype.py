@@ -212,6 +212,8 @@ def main() -> None:
     ap.add_argument("--sets", default=",".join(("wcxb_dev",) + ARTICLE_SETS))
     args = ap.parse_args()
     names = [n for n in args.sets.split(",") if (args.data / n).is_dir()]
+    if not names:  # an empty --cache would be read back as rows of no set, and every table printed empty
+        raise SystemExit(f"no dataset of {args.sets} under {args.data}: pass --data (the folder holding them)")
     if args.cache and args.cache.is_file():
         sets = json.loads(args.cache.read_text())
     else:
